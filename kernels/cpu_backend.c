@@ -1,0 +1,421 @@
+/* gpu-histogram: the CPU backend.  The same four methods as on the GPU, on a pool of threads:
+ *   global atomics  every thread adds into one shared table with an atomic add per sample
+ *   privatized      every thread counts into its own table; the tables are merged once
+ *   fastest         the same with four interleaved copies per thread, so that runs of equal
+ *                   samples do not wait on each other's increments
+ *   read-only       every thread reads its part of the strip and counts nothing
+ * Without repetitions a strip is counted in the background while the caller fills the next. */
+#include "backend.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FASTEST_COPIES 4
+
+typedef void (*pool_job) (void *arg, int thread, int threads);
+
+/* A fixed set of threads that run one job at a time, each on its share. */
+typedef struct
+{
+  pthread_t *threads;
+  int count;
+  pthread_mutex_t lock;
+  pthread_cond_t work_ready;
+  pthread_cond_t work_done;
+  unsigned long generation;
+  int pending;
+  int stopping;
+  pool_job job;
+  void *arg;
+} worker_pool;
+
+typedef struct
+{
+  worker_pool *pool;
+  int index;
+} worker_start;
+
+typedef struct
+{
+  worker_pool pool;
+  worker_start *starts;
+} cpu_backend;
+
+typedef struct
+{
+  cpu_backend *backend;
+  gh_run_plan plan;
+  gh_run_sink *sink;
+  uint8_t *staging[2];
+  int current;
+  int job_in_flight;
+  int strips;
+  /* The job's input, and where it counts. */
+  const uint8_t *data;
+  size_t bytes;
+  gh_method method;
+  size_t table_words;     /* channels * GH_BINS */
+  uint32_t *thread_tables; /* threads * FASTEST_COPIES * table_words */
+  _Atomic uint32_t *shared_table;
+  volatile uint64_t read_sink;
+} cpu_run;
+
+static void *
+worker_main (void *data)
+{
+  worker_start *start = data;
+  worker_pool *pool = start->pool;
+  unsigned long seen = 0;
+  for (;;)
+    {
+      pthread_mutex_lock (&pool->lock);
+      while (pool->generation == seen && !pool->stopping)
+        pthread_cond_wait (&pool->work_ready, &pool->lock);
+      if (pool->stopping)
+        {
+          pthread_mutex_unlock (&pool->lock);
+          return NULL;
+        }
+      seen = pool->generation;
+      pool_job job = pool->job;
+      void *arg = pool->arg;
+      pthread_mutex_unlock (&pool->lock);
+
+      job (arg, start->index, pool->count);
+
+      pthread_mutex_lock (&pool->lock);
+      if (--pool->pending == 0)
+        pthread_cond_signal (&pool->work_done);
+      pthread_mutex_unlock (&pool->lock);
+    }
+}
+
+static void
+pool_dispatch (worker_pool *pool, pool_job job, void *arg)
+{
+  pthread_mutex_lock (&pool->lock);
+  pool->job = job;
+  pool->arg = arg;
+  pool->pending = pool->count;
+  pool->generation++;
+  pthread_cond_broadcast (&pool->work_ready);
+  pthread_mutex_unlock (&pool->lock);
+}
+
+static void
+pool_wait (worker_pool *pool)
+{
+  pthread_mutex_lock (&pool->lock);
+  while (pool->pending > 0)
+    pthread_cond_wait (&pool->work_done, &pool->lock);
+  pthread_mutex_unlock (&pool->lock);
+}
+
+/* This thread's part of [0, bytes): whole pixels, so that channel = offset % channels. */
+static void
+thread_share (size_t bytes, int channels, int thread, int threads, size_t *begin, size_t *end)
+{
+  size_t pixels = bytes / (size_t) channels;
+  *begin = pixels * (size_t) thread / (size_t) threads * (size_t) channels;
+  *end = pixels * (size_t) (thread + 1) / (size_t) threads * (size_t) channels;
+}
+
+static inline __attribute__ ((always_inline)) void
+count_fastest (const uint8_t *p, size_t n, int channels, uint32_t *copies, size_t table_words)
+{
+  const size_t group = (size_t) FASTEST_COPIES * channels;
+  size_t i = 0;
+  for (; i + group <= n; i += group)
+    for (int k = 0; k < FASTEST_COPIES; k++)
+      for (int c = 0; c < channels; c++)
+        copies[k * table_words + (size_t) c * GH_BINS + p[i + (size_t) k * channels + c]]++;
+  for (; i < n; i++)
+    copies[(i % (size_t) channels) * GH_BINS + p[i]]++;
+}
+
+static void
+job_count (void *arg, int thread, int threads)
+{
+  cpu_run *run = arg;
+  const int channels = run->plan.channels;
+  const size_t words = run->table_words;
+  size_t begin, end;
+  thread_share (run->bytes, channels, thread, threads, &begin, &end);
+  const uint8_t *p = run->data + begin;
+  const size_t n = end - begin;
+  uint32_t *copies = run->thread_tables + (size_t) thread * FASTEST_COPIES * words;
+
+  switch (run->method)
+    {
+    case GH_METHOD_GLOBAL_ATOMICS:
+      for (size_t i = 0; i < n; i++)
+        atomic_fetch_add_explicit (&run->shared_table[(i % (size_t) channels) * GH_BINS + p[i]], 1,
+                                   memory_order_relaxed);
+      break;
+    case GH_METHOD_PRIVATIZED:
+      memset (copies, 0, words * sizeof *copies);
+      for (size_t i = 0; i < n; i++)
+        copies[(i % (size_t) channels) * GH_BINS + p[i]]++;
+      break;
+    case GH_METHOD_FASTEST:
+      memset (copies, 0, FASTEST_COPIES * words * sizeof *copies);
+      /* A constant channel count lets the compiler unroll the inner loops. */
+      switch (channels)
+        {
+        case 1: count_fastest (p, n, 1, copies, words); break;
+        case 2: count_fastest (p, n, 2, copies, words); break;
+        case 3: count_fastest (p, n, 3, copies, words); break;
+        default: count_fastest (p, n, 4, copies, words); break;
+        }
+      for (int k = 1; k < FASTEST_COPIES; k++)
+        for (size_t w = 0; w < words; w++)
+          copies[w] += copies[k * words + w];
+      break;
+    case GH_METHOD_READ_ONLY:
+    default:
+      {
+        uint64_t acc = 0, word;
+        size_t i = 0;
+        for (; i + sizeof word <= n; i += sizeof word)
+          {
+            memcpy (&word, p + i, sizeof word);
+            acc ^= word;
+          }
+        for (; i < n; i++)
+          acc ^= p[i];
+        run->read_sink ^= acc;
+      }
+      break;
+    }
+}
+
+/* Adds what the last job counted into the sink. */
+static void
+fold_job (cpu_run *run)
+{
+  uint64_t *counts = run->sink->counts[run->method];
+  if (!counts)
+    return;
+  const size_t words = run->table_words;
+  if (run->method == GH_METHOD_GLOBAL_ATOMICS)
+    {
+      for (size_t w = 0; w < words; w++)
+        counts[w] += atomic_load_explicit (&run->shared_table[w], memory_order_relaxed);
+      return;
+    }
+  for (int t = 0; t < run->backend->pool.count; t++)
+    {
+      const uint32_t *table = run->thread_tables + (size_t) t * FASTEST_COPIES * words;
+      for (size_t w = 0; w < words; w++)
+        counts[w] += table[w];
+    }
+}
+
+static void
+start_job (cpu_run *run, gh_method method, const uint8_t *data, size_t bytes)
+{
+  run->method = method;
+  run->data = data;
+  run->bytes = bytes;
+  if (method == GH_METHOD_GLOBAL_ATOMICS)
+    for (size_t w = 0; w < run->table_words; w++)
+      atomic_store_explicit (&run->shared_table[w], 0, memory_order_relaxed);
+  pool_dispatch (&run->backend->pool, job_count, run);
+  run->job_in_flight = 1;
+}
+
+static void
+finish_job (cpu_run *run)
+{
+  if (!run->job_in_flight)
+    return;
+  pool_wait (&run->backend->pool);
+  run->job_in_flight = 0;
+}
+
+static void *
+cpu_open (const gh_options *options, gh_fault fault, char *description, size_t description_size,
+          gh_error *error)
+{
+  (void) fault;
+  cpu_backend *backend = calloc (1, sizeof *backend);
+  if (!backend)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return NULL;
+    }
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+  int threads = options->cpu_threads > 0 ? options->cpu_threads : (int) (cores > 0 ? cores : 1);
+  if (threads > 256)
+    threads = 256;
+
+  worker_pool *pool = &backend->pool;
+  pthread_mutex_init (&pool->lock, NULL);
+  pthread_cond_init (&pool->work_ready, NULL);
+  pthread_cond_init (&pool->work_done, NULL);
+  pool->threads = calloc ((size_t) threads, sizeof *pool->threads);
+  backend->starts = calloc ((size_t) threads, sizeof *backend->starts);
+  if (!pool->threads || !backend->starts)
+    threads = 0;
+  for (int t = 0; t < threads; t++)
+    {
+      backend->starts[t] = (worker_start){ pool, t };
+      if (pthread_create (&pool->threads[t], NULL, worker_main, &backend->starts[t]) != 0)
+        break;
+      pool->count++;
+    }
+  if (pool->count == 0)
+    {
+      free (pool->threads);
+      free (backend->starts);
+      free (backend);
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "could not start a counting thread");
+      return NULL;
+    }
+  snprintf (description, description_size, "CPU, %d thread%s", pool->count,
+            pool->count == 1 ? "" : "s");
+  return backend;
+}
+
+static void
+cpu_close (void *data)
+{
+  cpu_backend *backend = data;
+  worker_pool *pool = &backend->pool;
+  pthread_mutex_lock (&pool->lock);
+  pool->stopping = 1;
+  pthread_cond_broadcast (&pool->work_ready);
+  pthread_mutex_unlock (&pool->lock);
+  for (int t = 0; t < pool->count; t++)
+    pthread_join (pool->threads[t], NULL);
+  pthread_mutex_destroy (&pool->lock);
+  pthread_cond_destroy (&pool->work_ready);
+  pthread_cond_destroy (&pool->work_done);
+  free (pool->threads);
+  free (backend->starts);
+  free (backend);
+}
+
+static void
+cpu_run_free (cpu_run *run)
+{
+  finish_job (run);
+  free (run->staging[0]);
+  free (run->staging[1]);
+  free (run->thread_tables);
+  free ((void *) run->shared_table);
+  free (run);
+}
+
+static void *
+cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
+{
+  cpu_backend *backend = data;
+  cpu_run *run = calloc (1, sizeof *run);
+  if (!run)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return NULL;
+    }
+  run->backend = backend;
+  run->plan = *plan;
+  run->sink = sink;
+  run->table_words = (size_t) plan->channels * GH_BINS;
+  run->staging[0] = malloc (plan->strip_capacity);
+  /* The second strip buffer only pays when counting overlaps the caller's filling. */
+  run->staging[1] = plan->repetitions == 0 ? malloc (plan->strip_capacity) : NULL;
+  run->thread_tables
+    = calloc ((size_t) backend->pool.count * FASTEST_COPIES * run->table_words, sizeof (uint32_t));
+  run->shared_table = calloc (run->table_words, sizeof (uint32_t));
+  if (!run->staging[0] || (plan->repetitions == 0 && !run->staging[1]) || !run->thread_tables
+      || !run->shared_table)
+    {
+      cpu_run_free (run);
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY,
+                    "out of host memory for two strips of %zu bytes", plan->strip_capacity);
+      return NULL;
+    }
+  snprintf (sink->layout, sizeof sink->layout, "CPU, %d threads, %d copies each",
+            backend->pool.count, FASTEST_COPIES);
+  return run;
+}
+
+static uint8_t *
+cpu_staging (void *data)
+{
+  cpu_run *run = data;
+  return run->staging[run->current];
+}
+
+static gh_status
+cpu_strip (void *data, size_t bytes, gh_error *error)
+{
+  (void) error;
+  cpu_run *run = data;
+  const uint8_t *strip = run->staging[run->current];
+  run->strips++;
+
+  if (run->plan.repetitions == 0)
+    {
+      /* Count this strip in the background; the caller fills the other buffer meanwhile. */
+      if (run->job_in_flight)
+        {
+          finish_job (run);
+          fold_job (run);
+        }
+      start_job (run, GH_METHOD_FASTEST, strip, bytes);
+      run->current ^= 1;
+      return GH_OK;
+    }
+
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      if (!(run->plan.methods & GH_METHOD_BIT (m)))
+        continue;
+      int warmups = run->strips == 1 ? run->plan.warmup : 0;
+      for (int r = -warmups; r < run->plan.repetitions; r++)
+        {
+          double start = gh_now_ms ();
+          start_job (run, (gh_method) m, strip, bytes);
+          finish_job (run);
+          if (r >= 0)
+            run->sink->rep_ms[m][r] += gh_now_ms () - start;
+        }
+      fold_job (run);
+    }
+  return GH_OK;
+}
+
+static gh_status
+cpu_run_end (void *data, gh_error *error)
+{
+  (void) error;
+  cpu_run *run = data;
+  if (run->job_in_flight)
+    {
+      finish_job (run);
+      fold_job (run);
+    }
+  cpu_run_free (run);
+  return GH_OK;
+}
+
+static void
+cpu_run_abort (void *data)
+{
+  cpu_run_free (data);
+}
+
+const gh_backend_ops gh_cpu_backend_ops = {
+  .open = cpu_open,
+  .close = cpu_close,
+  .run_begin = cpu_run_begin,
+  .staging = cpu_staging,
+  .strip = cpu_strip,
+  .pattern_strip = NULL,
+  .run_end = cpu_run_end,
+  .run_abort = cpu_run_abort,
+};

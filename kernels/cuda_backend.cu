@@ -1,0 +1,510 @@
+/* gpu-histogram: the CUDA backend.  Finds a usable device (or says in words why there is none),
+ * moves strips from pinned staging buffers to the device on one stream, launches the kernels of
+ * hist_kernels.cuh, and times them with CUDA events.  Every CUDA call is checked; a failure
+ * comes back as a gh_status and a message, never as an exit. */
+#include "backend.h"
+#include "cuda_launch.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace
+{
+
+struct cuda_backend
+{
+  int device;
+  cudaDeviceProp properties;
+  gh_layout default_layout;
+};
+
+struct cuda_run
+{
+  cuda_backend *backend;
+  gh_run_plan plan;
+  gh_run_sink *sink;
+  cudaStream_t stream;
+  uint8_t *staging[2];
+  cudaEvent_t staging_free[2];
+  int current;
+  uint8_t *device_strip;
+  unsigned int *strip_bins;                       /* C * 256, 32-bit, one strip */
+  unsigned long long *totals[GH_N_METHODS];       /* C * 256, 64-bit, the whole image */
+  unsigned int *read_sink;
+  cudaEvent_t *rep_start; /* methods * repetitions */
+  cudaEvent_t *rep_stop;
+  int event_count;
+  cudaEvent_t upload_start, upload_stop;
+  gh::launch_plan fastest;
+  int strips;
+  gh_status deferred;     /* an error met where none could be returned */
+  char deferred_message[GH_MESSAGE_SIZE];
+};
+
+/* Turns a failed CUDA call into a status and a sentence. */
+gh_status
+fail (gh_error *error, cudaError_t code, const char *what)
+{
+  gh_status status = code == cudaErrorMemoryAllocation ? GH_ERROR_OUT_OF_MEMORY
+                                                       : GH_ERROR_GPU_FAILED;
+  gh_error_set (error, status, "%s failed on the GPU: %s (%s)", what, cudaGetErrorString (code),
+                cudaGetErrorName (code));
+  cudaGetLastError (); /* clear a non-sticky error so that later calls report their own */
+  return status;
+}
+
+#define GH_CUDA_CHECK(call, what)                                                                  \
+  do                                                                                               \
+    {                                                                                              \
+      cudaError_t code_ = (call);                                                                  \
+      if (code_ != cudaSuccess)                                                                    \
+        return fail (error, code_, what);                                                          \
+    }                                                                                              \
+  while (0)
+
+/* "580.159.03" from the kernel module, when Linux tells; empty otherwise. */
+void
+read_driver_release (char *out, size_t size)
+{
+  out[0] = '\0';
+  FILE *file = fopen ("/proc/driver/nvidia/version", "r");
+  if (!file)
+    return;
+  char line[256];
+  if (fgets (line, sizeof line, file))
+    {
+      const char *module = strstr (line, "Kernel Module");
+      if (module)
+        {
+          module += strlen ("Kernel Module");
+          while (*module == ' ' || *module == '\t')
+            module++;
+          size_t length = strcspn (module, " \t\n");
+          snprintf (out, size, "%.*s", (int) length, module);
+        }
+    }
+  fclose (file);
+}
+
+void *
+cuda_open (const gh_options *options, gh_fault fault, char *description, size_t description_size,
+           gh_error *error)
+{
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion (&driver);
+  cudaRuntimeGetVersion (&runtime);
+  int count = 0;
+  cudaError_t code = cudaErrorInsufficientDriver;
+  /* An injected fault stands in for the probe, so that its message can be tested anywhere. */
+  if (fault == GH_FAULT_NO_DRIVER)
+    driver = 0;
+  else if (fault == GH_FAULT_OLD_DRIVER)
+    driver = runtime - 1000;
+  else if (fault == GH_FAULT_NO_DEVICE)
+    {
+      driver = driver ? driver : runtime;
+      code = cudaErrorNoDevice;
+    }
+  else if (driver != 0)
+    code = cudaGetDeviceCount (&count);
+
+  if (driver == 0)
+    {
+      gh_error_set (error, GH_ERROR_NO_DRIVER,
+                    "no NVIDIA driver is installed or loaded, so the GPU cannot be used");
+      return nullptr;
+    }
+  if (code == cudaErrorInsufficientDriver)
+    {
+      gh_error_set (error, GH_ERROR_DRIVER_TOO_OLD,
+                    "the NVIDIA driver supports CUDA %d.%d, older than the CUDA runtime %d.%d this "
+                    "plug-in was built with; update the driver to use the GPU",
+                    driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+      cudaGetLastError ();
+      return nullptr;
+    }
+  if (code == cudaErrorNoDevice || (code == cudaSuccess && count == 0))
+    {
+      gh_error_set (error, GH_ERROR_NO_DEVICE,
+                    "the NVIDIA driver is loaded but no CUDA device is available");
+      cudaGetLastError ();
+      return nullptr;
+    }
+  if (code != cudaSuccess)
+    {
+      fail (error, code, "looking for CUDA devices");
+      return nullptr;
+    }
+  if (options->device >= count)
+    {
+      gh_error_set (error, GH_ERROR_NO_DEVICE, "there is no CUDA device %d (%d found)",
+                    options->device, count);
+      return nullptr;
+    }
+
+  cuda_backend *backend = static_cast<cuda_backend *> (calloc (1, sizeof (cuda_backend)));
+  if (!backend)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return nullptr;
+    }
+  backend->device = options->device;
+  if ((code = cudaSetDevice (backend->device)) != cudaSuccess
+      || (code = cudaGetDeviceProperties (&backend->properties, backend->device)) != cudaSuccess
+      || (code = cudaFree (nullptr)) != cudaSuccess) /* makes the context now, not mid-run */
+    {
+      free (backend);
+      fail (error, code, "opening the CUDA device");
+      return nullptr;
+    }
+
+  char release[64], driver_text[96];
+  read_driver_release (release, sizeof release);
+  if (release[0])
+    snprintf (driver_text, sizeof driver_text, "driver %s (CUDA %d.%d)", release, driver / 1000,
+              driver % 1000 / 10);
+  else
+    snprintf (driver_text, sizeof driver_text, "driver for CUDA %d.%d", driver / 1000,
+              driver % 1000 / 10);
+  const cudaDeviceProp &p = backend->properties;
+  snprintf (description, description_size,
+            "%s (sm_%d%d, %d SMs, %.0f GiB), %s, CUDA runtime %d.%d", p.name, p.major, p.minor,
+            p.multiProcessorCount, p.totalGlobalMem / 1073741824.0, driver_text, runtime / 1000,
+            runtime % 1000 / 10);
+  return backend;
+}
+
+void
+cuda_close (void *data)
+{
+  free (data);
+}
+
+void
+destroy_events (cuda_run *run)
+{
+  for (int i = 0; i < run->event_count; i++)
+    {
+      cudaEventDestroy (run->rep_start[i]);
+      cudaEventDestroy (run->rep_stop[i]);
+    }
+  free (run->rep_start);
+  free (run->rep_stop);
+  run->event_count = 0;
+}
+
+/* Frees what the run holds; safe on a half-made run.  Errors are ignored: nothing to report to. */
+void
+cuda_run_free (cuda_run *run)
+{
+  if (run->stream)
+    cudaStreamSynchronize (run->stream);
+  for (int i = 0; i < 2; i++)
+    {
+      if (run->staging[i])
+        cudaFreeHost (run->staging[i]);
+      if (run->staging_free[i])
+        cudaEventDestroy (run->staging_free[i]);
+    }
+  cudaFree (run->device_strip);
+  cudaFree (run->strip_bins);
+  cudaFree (run->read_sink);
+  for (int m = 0; m < GH_N_METHODS; m++)
+    cudaFree (run->totals[m]);
+  destroy_events (run);
+  if (run->upload_start)
+    cudaEventDestroy (run->upload_start);
+  if (run->upload_stop)
+    cudaEventDestroy (run->upload_stop);
+  if (run->stream)
+    cudaStreamDestroy (run->stream);
+  cudaGetLastError ();
+  free (run);
+}
+
+gh_status
+allocate_run (cuda_run *run, gh_error *error)
+{
+  const gh_run_plan &plan = run->plan;
+  const size_t table = static_cast<size_t> (plan.channels) * GH_BINS;
+  GH_CUDA_CHECK (cudaSetDevice (run->backend->device), "selecting the device");
+  GH_CUDA_CHECK (cudaStreamCreateWithFlags (&run->stream, cudaStreamNonBlocking),
+                 "creating a stream");
+  if (plan.fault == GH_FAULT_OOM)
+    {
+      /* More than any GPU has: the real out-of-memory path. */
+      void *too_much = nullptr;
+      GH_CUDA_CHECK (cudaMalloc (&too_much, static_cast<size_t> (1) << 56),
+                     "allocating device memory");
+    }
+  /* The second staging buffer only pays when the caller fills it while the GPU counts. */
+  for (int i = 0; i < (plan.repetitions == 0 ? 2 : 1); i++)
+    {
+      GH_CUDA_CHECK (cudaHostAlloc (&run->staging[i], plan.strip_capacity, cudaHostAllocDefault),
+                     "allocating pinned host memory");
+      GH_CUDA_CHECK (cudaEventCreateWithFlags (&run->staging_free[i], cudaEventDisableTiming),
+                     "creating an event");
+    }
+  GH_CUDA_CHECK (cudaMalloc (&run->device_strip, plan.strip_capacity + 16),
+                 "allocating device memory for a strip");
+  GH_CUDA_CHECK (cudaMalloc (&run->strip_bins, table * sizeof (unsigned int)),
+                 "allocating device memory");
+  GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table * sizeof (unsigned int), run->stream),
+                 "clearing device memory");
+  GH_CUDA_CHECK (cudaMalloc (&run->read_sink, sizeof (unsigned int)), "allocating device memory");
+  for (int m = 0; m < GH_N_METHODS; m++)
+    if (run->sink->counts[m])
+      {
+        GH_CUDA_CHECK (cudaMalloc (&run->totals[m], table * sizeof (unsigned long long)),
+                       "allocating device memory");
+        GH_CUDA_CHECK (cudaMemsetAsync (run->totals[m], 0, table * sizeof (unsigned long long),
+                                        run->stream),
+                       "clearing device memory");
+      }
+  if (plan.repetitions > 0)
+    {
+      const int events = GH_N_METHODS * plan.repetitions;
+      run->rep_start = static_cast<cudaEvent_t *> (calloc (events, sizeof (cudaEvent_t)));
+      run->rep_stop = static_cast<cudaEvent_t *> (calloc (events, sizeof (cudaEvent_t)));
+      if (!run->rep_start || !run->rep_stop)
+        {
+          gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+          return GH_ERROR_OUT_OF_MEMORY;
+        }
+      for (; run->event_count < events; run->event_count++)
+        {
+          GH_CUDA_CHECK (cudaEventCreate (&run->rep_start[run->event_count]), "creating an event");
+          GH_CUDA_CHECK (cudaEventCreate (&run->rep_stop[run->event_count]), "creating an event");
+        }
+      GH_CUDA_CHECK (cudaEventCreate (&run->upload_start), "creating an event");
+      GH_CUDA_CHECK (cudaEventCreate (&run->upload_stop), "creating an event");
+    }
+  return GH_OK;
+}
+
+void *
+cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
+{
+  cuda_backend *backend = static_cast<cuda_backend *> (data);
+  cuda_run *run = static_cast<cuda_run *> (calloc (1, sizeof (cuda_run)));
+  if (!run)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return nullptr;
+    }
+  run->backend = backend;
+  run->plan = *plan;
+  run->sink = sink;
+
+  gh_status status = gh::plan_fastest (backend->properties, plan->channels, plan->layout,
+                                       &run->fastest, error);
+  if (status == GH_OK)
+    status = allocate_run (run, error);
+  if (status != GH_OK)
+    {
+      cuda_run_free (run);
+      return nullptr;
+    }
+  gh::describe_plan (run->fastest, plan->channels, sink->layout, sizeof sink->layout);
+  return run;
+}
+
+uint8_t *
+cuda_staging (void *data)
+{
+  cuda_run *run = static_cast<cuda_run *> (data);
+  /* Wait until the copy out of this buffer is done before the caller overwrites it. */
+  cudaError_t code = cudaEventSynchronize (run->staging_free[run->current]);
+  if (code != cudaSuccess && run->deferred == GH_OK)
+    {
+      gh_error error;
+      run->deferred = fail (&error, code, "waiting for an upload");
+      snprintf (run->deferred_message, sizeof run->deferred_message, "%s", error.message);
+    }
+  return run->staging[run->current];
+}
+
+/* Launches one method over the strip now on the device. */
+gh_status
+launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
+{
+  const cuda_backend *backend = run->backend;
+  const int channels = run->plan.channels;
+  if (run->plan.fault == GH_FAULT_KERNEL && run->strips == run->plan.fault_after)
+    {
+      /* An impossible block size: the real failed-launch path. */
+      gh::launch_read_only (run->device_strip, bytes, run->read_sink, 1, 4096, run->stream);
+      GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
+    }
+  gh::launch_method (method, channels, backend->properties, run->fastest, run->device_strip, bytes,
+                     run->strip_bins, run->read_sink, run->stream);
+  GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
+  return GH_OK;
+}
+
+gh_status
+fold (cuda_run *run, gh_method method, gh_error *error)
+{
+  const int count = run->plan.channels * GH_BINS;
+  gh::launch_fold (run->strip_bins, run->totals[method], count, run->stream);
+  GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
+  return GH_OK;
+}
+
+/* Runs the plan's methods on the strip now on the device. */
+gh_status
+count_strip (cuda_run *run, size_t bytes, gh_error *error)
+{
+  const gh_run_plan &plan = run->plan;
+  const size_t table_bytes = static_cast<size_t> (plan.channels) * GH_BINS * sizeof (unsigned int);
+  if (plan.repetitions == 0)
+    {
+      gh_status status = launch_method (run, GH_METHOD_FASTEST, bytes, error);
+      return status == GH_OK ? fold (run, GH_METHOD_FASTEST, error) : status;
+    }
+
+  const int warmups = run->strips == 1 ? plan.warmup : 0;
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      if (!(plan.methods & GH_METHOD_BIT (m)))
+        continue;
+      for (int r = -warmups; r < plan.repetitions; r++)
+        {
+          /* Each repetition starts from zero; only the last one's counts are kept. */
+          GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table_bytes, run->stream),
+                         "clearing device memory");
+          if (r >= 0)
+            GH_CUDA_CHECK (cudaEventRecord (run->rep_start[m * plan.repetitions + r], run->stream),
+                           "recording an event");
+          gh_status status = launch_method (run, static_cast<gh_method> (m), bytes, error);
+          if (status != GH_OK)
+            return status;
+          if (r >= 0)
+            GH_CUDA_CHECK (cudaEventRecord (run->rep_stop[m * plan.repetitions + r], run->stream),
+                           "recording an event");
+        }
+      if (run->totals[m])
+        {
+          gh_status status = fold (run, static_cast<gh_method> (m), error);
+          if (status != GH_OK)
+            return status;
+        }
+    }
+
+  GH_CUDA_CHECK (cudaStreamSynchronize (run->stream), "counting a strip");
+  for (int m = 0; m < GH_N_METHODS; m++)
+    for (int r = 0; r < plan.repetitions && (plan.methods & GH_METHOD_BIT (m)); r++)
+      {
+        float ms = 0;
+        GH_CUDA_CHECK (cudaEventElapsedTime (&ms, run->rep_start[m * plan.repetitions + r],
+                                             run->rep_stop[m * plan.repetitions + r]),
+                       "reading a timer");
+        run->sink->rep_ms[m][r] += ms;
+      }
+  return GH_OK;
+}
+
+gh_status
+cuda_strip (void *data, size_t bytes, gh_error *error)
+{
+  cuda_run *run = static_cast<cuda_run *> (data);
+  const bool timed = run->plan.repetitions > 0;
+  if (run->deferred != GH_OK)
+    {
+      gh_error_set (error, run->deferred, "%s", run->deferred_message);
+      return run->deferred;
+    }
+  run->strips++;
+
+  const uint8_t *source = run->staging[run->current];
+  if (run->plan.fault == GH_FAULT_COPY && run->strips == run->plan.fault_after)
+    source = nullptr; /* a copy from nowhere: the real failed-copy path */
+  if (timed)
+    GH_CUDA_CHECK (cudaEventRecord (run->upload_start, run->stream), "recording an event");
+  GH_CUDA_CHECK (cudaMemcpyAsync (run->device_strip, source, bytes, cudaMemcpyHostToDevice,
+                                  run->stream),
+                 "uploading a strip");
+  if (timed)
+    GH_CUDA_CHECK (cudaEventRecord (run->upload_stop, run->stream), "recording an event");
+  GH_CUDA_CHECK (cudaEventRecord (run->staging_free[run->current], run->stream),
+                 "recording an event");
+
+  gh_status status = count_strip (run, bytes, error);
+  if (status != GH_OK)
+    return status;
+  if (timed)
+    {
+      float ms = 0;
+      GH_CUDA_CHECK (cudaEventElapsedTime (&ms, run->upload_start, run->upload_stop),
+                     "reading a timer");
+      run->sink->upload_ms += ms;
+    }
+  if (run->plan.repetitions == 0)
+    run->current ^= 1;
+  return GH_OK;
+}
+
+gh_status
+cuda_pattern_strip (void *data, gh_pattern pattern, size_t bytes, uint64_t offset,
+                    gh_error *error)
+{
+  cuda_run *run = static_cast<cuda_run *> (data);
+  run->strips++;
+  if (pattern == GH_PATTERN_FLAT)
+    GH_CUDA_CHECK (cudaMemsetAsync (run->device_strip, GH_FLAT_VALUE, bytes, run->stream),
+                   "making a flat strip");
+  else
+    {
+      gh::launch_noise (run->device_strip, bytes, offset, run->stream);
+      GH_CUDA_CHECK (cudaGetLastError (), "making a noise strip");
+    }
+  return count_strip (run, bytes, error);
+}
+
+gh_status
+collect (cuda_run *run, gh_error *error)
+{
+  GH_CUDA_CHECK (cudaStreamSynchronize (run->stream), "finishing the count");
+  const size_t table = static_cast<size_t> (run->plan.channels) * GH_BINS;
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      if (!run->totals[m])
+        continue;
+      unsigned long long host[GH_MAX_CHANNELS * GH_BINS];
+      GH_CUDA_CHECK (cudaMemcpy (host, run->totals[m], table * sizeof host[0],
+                                 cudaMemcpyDeviceToHost),
+                     "reading the counts back");
+      for (size_t i = 0; i < table; i++)
+        run->sink->counts[m][i] += host[i];
+    }
+  return GH_OK;
+}
+
+gh_status
+cuda_run_end (void *data, gh_error *error)
+{
+  cuda_run *run = static_cast<cuda_run *> (data);
+  gh_status status = run->deferred;
+  if (status != GH_OK)
+    gh_error_set (error, status, "%s", run->deferred_message);
+  else
+    status = collect (run, error);
+  cuda_run_free (run);
+  return status;
+}
+
+void
+cuda_run_abort (void *data)
+{
+  cuda_run_free (static_cast<cuda_run *> (data));
+}
+
+} // namespace
+
+extern "C" const gh_backend_ops gh_cuda_backend_ops = {
+  cuda_open,  cuda_close,         cuda_run_begin, cuda_staging,   cuda_strip,
+  cuda_pattern_strip, cuda_run_end, cuda_run_abort,
+};

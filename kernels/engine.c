@@ -1,0 +1,578 @@
+/* gpu-histogram: the engine.  Chooses a backend, cuts images into strips, and turns what the
+ * backend measured into a gh_result.  Knows nothing of CUDA or threads: backend.h is the seam. */
+#include "backend.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct gh_engine
+{
+  gh_options options;
+  const gh_backend_ops *ops;
+  void *backend;
+  int uses_gpu;
+  gh_fault fault;
+  int fault_after;
+  char description[GH_MESSAGE_SIZE];
+};
+
+struct gh_run
+{
+  gh_engine *engine;
+  int width;
+  int height;
+  int channels;
+  size_t row_bytes;
+  int max_rows;
+  int rows_done;
+  int strips_done;
+  gh_run_plan plan;
+  gh_run_sink sink;
+  void *backend_run;
+};
+
+void
+gh_error_set (gh_error *error, gh_status status, const char *format, ...)
+{
+  if (!error)
+    return;
+  error->status = status;
+  va_list args;
+  va_start (args, format);
+  vsnprintf (error->message, sizeof error->message, format, args);
+  va_end (args);
+}
+
+double
+gh_now_ms (void)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+}
+
+void
+gh_options_init (gh_options *options)
+{
+  memset (options, 0, sizeof *options);
+  options->backend = GH_BACKEND_AUTO;
+  options->methods = GH_METHOD_BIT (GH_METHOD_FASTEST);
+  options->warmup = -1;
+}
+
+/* "256M", "1G", "4096": bytes, or 0 when the text is not a size. */
+static size_t
+parse_size (const char *text)
+{
+  char *end;
+  errno = 0;
+  unsigned long long value = strtoull (text, &end, 10);
+  if (errno || end == text)
+    return 0;
+  switch (toupper ((unsigned char) *end))
+    {
+    case 'K': value <<= 10; end++; break;
+    case 'M': value <<= 20; end++; break;
+    case 'G': value <<= 30; end++; break;
+    default: break;
+    }
+  return *end ? 0 : (size_t) value;
+}
+
+static gh_fault
+parse_fault (const char *text)
+{
+  static const struct
+  {
+    const char *name;
+    gh_fault fault;
+  } faults[] = {
+    { "no-driver", GH_FAULT_NO_DRIVER }, { "old-driver", GH_FAULT_OLD_DRIVER },
+    { "no-device", GH_FAULT_NO_DEVICE }, { "oom", GH_FAULT_OOM },
+    { "kernel", GH_FAULT_KERNEL },       { "copy", GH_FAULT_COPY },
+  };
+  for (size_t i = 0; text && i < sizeof faults / sizeof faults[0]; i++)
+    if (strcmp (text, faults[i].name) == 0)
+      return faults[i].fault;
+  return GH_FAULT_NONE;
+}
+
+static void
+open_cpu (gh_engine *engine, const char *why)
+{
+  char cpu_line[64];
+  gh_error ignored;
+  engine->ops = &gh_cpu_backend_ops;
+  engine->backend = engine->ops->open (&engine->options, GH_FAULT_NONE, cpu_line, sizeof cpu_line,
+                                       &ignored);
+  engine->uses_gpu = 0;
+  if (why && *why)
+    snprintf (engine->description, sizeof engine->description, "%s: %.400s", cpu_line, why);
+  else
+    snprintf (engine->description, sizeof engine->description, "%s", cpu_line);
+}
+
+gh_engine *
+gh_engine_new (const gh_options *options, gh_error *error)
+{
+  gh_options defaults;
+  if (!options)
+    {
+      gh_options_init (&defaults);
+      options = &defaults;
+    }
+  if (options->repetitions < 0 || options->repetitions > 100000 || options->cpu_threads < 0
+      || options->device < 0)
+    {
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                    "repetitions, threads and device must not be negative");
+      return NULL;
+    }
+
+  gh_engine *engine = calloc (1, sizeof *engine);
+  if (!engine)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return NULL;
+    }
+  engine->options = *options;
+  if (engine->options.warmup < 0)
+    engine->options.warmup = 1;
+  if (engine->options.methods == 0)
+    engine->options.methods = GH_METHOD_BIT (GH_METHOD_FASTEST);
+
+  const char *budget = getenv ("GPUHIST_MEMORY_BUDGET");
+  if (budget && parse_size (budget))
+    engine->options.memory_budget = parse_size (budget);
+  if (engine->options.memory_budget == 0)
+    engine->options.memory_budget = GH_DEFAULT_MEMORY_BUDGET;
+  engine->fault = parse_fault (getenv ("GPUHIST_FAULT"));
+  const char *after = getenv ("GPUHIST_FAULT_AFTER");
+  engine->fault_after = after && atoi (after) > 0 ? atoi (after) : 1;
+
+  if (options->backend == GH_BACKEND_CPU)
+    {
+      open_cpu (engine, NULL);
+      return engine;
+    }
+
+  gh_error gpu_error = { GH_OK, "" };
+  engine->ops = &gh_cuda_backend_ops;
+  engine->backend = engine->ops->open (&engine->options, engine->fault, engine->description,
+                                       sizeof engine->description, &gpu_error);
+  if (engine->backend)
+    {
+      engine->uses_gpu = 1;
+      return engine;
+    }
+  if (options->backend == GH_BACKEND_CUDA)
+    {
+      if (error)
+        *error = gpu_error;
+      free (engine);
+      return NULL;
+    }
+  open_cpu (engine, gpu_error.message);
+  return engine;
+}
+
+void
+gh_engine_free (gh_engine *engine)
+{
+  if (!engine)
+    return;
+  if (engine->backend)
+    engine->ops->close (engine->backend);
+  free (engine);
+}
+
+const char *
+gh_engine_backend (const gh_engine *engine)
+{
+  return engine->description;
+}
+
+int
+gh_engine_uses_gpu (const gh_engine *engine)
+{
+  return engine->uses_gpu;
+}
+
+void
+gh_engine_fall_back_to_cpu (gh_engine *engine, const char *reason)
+{
+  if (!engine->uses_gpu)
+    return;
+  engine->ops->close (engine->backend);
+  engine->backend = NULL;
+  char why[GH_MESSAGE_SIZE];
+  snprintf (why, sizeof why, "the GPU failed (%.400s)", reason ? reason : "unknown error");
+  open_cpu (engine, why);
+}
+
+void
+gh_engine_set_methods (gh_engine *engine, unsigned methods, int repetitions)
+{
+  engine->options.methods = methods ? methods & GH_ALL_METHODS : GH_METHOD_BIT (GH_METHOD_FASTEST);
+  engine->options.repetitions = repetitions < 0 ? 0 : repetitions;
+}
+
+static void
+free_sink (gh_run_sink *sink)
+{
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      free (sink->counts[m]);
+      free (sink->rep_ms[m]);
+      sink->counts[m] = NULL;
+      sink->rep_ms[m] = NULL;
+    }
+}
+
+static void
+free_run (gh_run *run)
+{
+  free_sink (&run->sink);
+  free (run);
+}
+
+gh_run *
+gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *error)
+{
+  if (!engine || width <= 0 || height <= 0 || channels < 1 || channels > GH_MAX_CHANNELS)
+    {
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                    "an image needs a width and height of at least 1 and 1 to 4 channels "
+                    "(got %d x %d, %d channels)",
+                    width, height, channels);
+      return NULL;
+    }
+  size_t row_bytes = (size_t) width * (size_t) channels;
+
+  /* Two staging strips fit the budget; below 2^31 bytes each so that no bin of a strip can pass
+   * 2^32 in the backends' 32-bit counters. */
+  size_t strip_capacity = engine->options.memory_budget / 2;
+  if (strip_capacity > ((size_t) 1 << 31))
+    strip_capacity = (size_t) 1 << 31;
+  if (strip_capacity < row_bytes)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY,
+                    "one row of %zu bytes does not fit half the memory budget of %zu bytes",
+                    row_bytes, engine->options.memory_budget);
+      return NULL;
+    }
+  size_t max_rows = strip_capacity / row_bytes;
+  if (max_rows > (size_t) height)
+    max_rows = (size_t) height;
+
+  gh_run *run = calloc (1, sizeof *run);
+  if (!run)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return NULL;
+    }
+  run->engine = engine;
+  run->width = width;
+  run->height = height;
+  run->channels = channels;
+  run->row_bytes = row_bytes;
+  run->max_rows = (int) max_rows;
+
+  gh_run_plan *plan = &run->plan;
+  plan->channels = channels;
+  plan->strip_capacity = max_rows * row_bytes;
+  plan->repetitions = engine->options.repetitions;
+  plan->methods = plan->repetitions > 0 ? engine->options.methods
+                                        : GH_METHOD_BIT (GH_METHOD_FASTEST);
+  plan->warmup = plan->repetitions > 0 ? engine->options.warmup : 0;
+  plan->layout = engine->options.layout;
+  plan->fault = engine->fault;
+  plan->fault_after = engine->fault_after;
+
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      if (!(plan->methods & GH_METHOD_BIT (m)))
+        continue;
+      if (m != GH_METHOD_READ_ONLY)
+        run->sink.counts[m] = calloc ((size_t) channels * GH_BINS, sizeof (uint64_t));
+      if (plan->repetitions > 0)
+        run->sink.rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double));
+      if ((m != GH_METHOD_READ_ONLY && !run->sink.counts[m])
+          || (plan->repetitions > 0 && !run->sink.rep_ms[m]))
+        {
+          free_run (run);
+          gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+          return NULL;
+        }
+    }
+
+  run->backend_run = engine->ops->run_begin (engine->backend, plan, &run->sink, error);
+  if (!run->backend_run)
+    {
+      free_run (run);
+      return NULL;
+    }
+  return run;
+}
+
+uint8_t *
+gh_run_strip_buffer (gh_run *run, int *max_rows)
+{
+  int left = run->height - run->rows_done;
+  if (max_rows)
+    *max_rows = left < run->max_rows ? left : run->max_rows;
+  return run->engine->ops->staging (run->backend_run);
+}
+
+static gh_status
+check_strip_rows (gh_run *run, int rows, gh_error *error)
+{
+  if (rows <= 0 || rows > run->max_rows || rows > run->height - run->rows_done)
+    {
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                    "a strip of %d rows does not fit (at most %d, %d rows left)", rows,
+                    run->max_rows, run->height - run->rows_done);
+      return GH_ERROR_INVALID_ARGUMENT;
+    }
+  return GH_OK;
+}
+
+gh_status
+gh_run_submit_strip (gh_run *run, int rows, gh_error *error)
+{
+  gh_status status = check_strip_rows (run, rows, error);
+  if (status != GH_OK)
+    return status;
+  status = run->engine->ops->strip (run->backend_run, (size_t) rows * run->row_bytes, error);
+  if (status == GH_OK)
+    {
+      run->rows_done += rows;
+      run->strips_done++;
+    }
+  return status;
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static gh_timing
+summarise (double *times, int count)
+{
+  gh_timing timing = { 0, 0, 0, 0 };
+  if (!times || count <= 0)
+    return timing;
+  qsort (times, (size_t) count, sizeof *times, compare_doubles);
+  timing.min_ms = times[0];
+  timing.max_ms = times[count - 1];
+  timing.median_ms = count % 2 ? times[count / 2] : (times[count / 2 - 1] + times[count / 2]) / 2;
+  timing.runs = count;
+  return timing;
+}
+
+gh_status
+gh_run_finish (gh_run *run, gh_result *result, gh_error *error)
+{
+  gh_engine *engine = run->engine;
+  memset (result, 0, sizeof *result);
+  gh_status status = engine->ops->run_end (run->backend_run, error);
+  run->backend_run = NULL;
+  if (status == GH_OK && run->rows_done != run->height)
+    {
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT, "only %d of %d rows were given",
+                    run->rows_done, run->height);
+      status = GH_ERROR_INVALID_ARGUMENT;
+    }
+
+  /* Every method that counted must agree; FASTEST's counts are the result when it ran. */
+  const size_t n = (size_t) run->channels * GH_BINS;
+  int chosen = -1;
+  static const gh_method preference[] = { GH_METHOD_FASTEST, GH_METHOD_PRIVATIZED,
+                                          GH_METHOD_GLOBAL_ATOMICS };
+  for (size_t i = 0; status == GH_OK && i < sizeof preference / sizeof preference[0]; i++)
+    {
+      gh_method m = preference[i];
+      if (!run->sink.counts[m])
+        continue;
+      if (chosen < 0)
+        chosen = m;
+      else if (memcmp (run->sink.counts[m], run->sink.counts[chosen], n * sizeof (uint64_t)))
+        {
+          gh_error_set (error, GH_ERROR_MISMATCH, "the %s and %s methods counted differently",
+                        gh_method_name (m), gh_method_name ((gh_method) chosen));
+          status = GH_ERROR_MISMATCH;
+        }
+    }
+
+  if (status == GH_OK && chosen < 0)
+    {
+      /* Only the read-only pass ran: no counts to give, which is not an error for a benchmark. */
+      result->counts = calloc (n, sizeof (uint64_t));
+    }
+  else if (status == GH_OK)
+    {
+      result->counts = run->sink.counts[chosen];
+      run->sink.counts[chosen] = NULL;
+    }
+  if (status == GH_OK && !result->counts)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      status = GH_ERROR_OUT_OF_MEMORY;
+    }
+
+  if (status == GH_OK)
+    {
+      result->channels = run->channels;
+      result->bins = GH_BINS;
+      result->samples = (uint64_t) run->width * (uint64_t) run->height;
+      result->bytes = result->samples * (uint64_t) run->channels;
+      for (int m = 0; m < GH_N_METHODS; m++)
+        result->timing[m] = summarise (run->sink.rep_ms[m], run->plan.repetitions);
+      if (engine->uses_gpu && run->plan.repetitions > 0)
+        {
+          result->timing[GH_TIME_UPLOAD].median_ms = run->sink.upload_ms;
+          result->timing[GH_TIME_UPLOAD].min_ms = run->sink.upload_ms;
+          result->timing[GH_TIME_UPLOAD].max_ms = run->sink.upload_ms;
+          result->timing[GH_TIME_UPLOAD].runs = run->sink.upload_ms > 0 ? 1 : 0;
+        }
+      result->used_gpu = engine->uses_gpu;
+      snprintf (result->backend, sizeof result->backend, "%s", engine->description);
+      snprintf (result->layout, sizeof result->layout, "%s", run->sink.layout);
+    }
+  free_run (run);
+  return status;
+}
+
+void
+gh_run_abort (gh_run *run)
+{
+  if (!run)
+    return;
+  if (run->backend_run)
+    run->engine->ops->run_abort (run->backend_run);
+  free_run (run);
+}
+
+void
+gh_result_clear (gh_result *result)
+{
+  free (result->counts);
+  memset (result, 0, sizeof *result);
+}
+
+static int
+gpu_error_worth_a_retry (gh_status status)
+{
+  return status == GH_ERROR_GPU_FAILED || status == GH_ERROR_OUT_OF_MEMORY;
+}
+
+static gh_status
+histogram_buffer_once (gh_engine *engine, const uint8_t *pixels, int width, int height,
+                       int channels, size_t stride, gh_result *result, gh_error *error)
+{
+  gh_run *run = gh_run_begin (engine, width, height, channels, error);
+  if (!run)
+    return error ? error->status : GH_ERROR_INVALID_ARGUMENT;
+  const size_t row_bytes = (size_t) width * (size_t) channels;
+  for (int y = 0; y < height;)
+    {
+      int rows;
+      uint8_t *strip = gh_run_strip_buffer (run, &rows);
+      for (int r = 0; r < rows; r++)
+        memcpy (strip + (size_t) r * row_bytes, pixels + (size_t) (y + r) * stride, row_bytes);
+      gh_status status = gh_run_submit_strip (run, rows, error);
+      if (status != GH_OK)
+        {
+          gh_run_abort (run);
+          return status;
+        }
+      y += rows;
+    }
+  return gh_run_finish (run, result, error);
+}
+
+gh_status
+gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height,
+                     int channels, size_t stride, gh_result *result, gh_error *error)
+{
+  if (!pixels || width <= 0 || height <= 0 || channels < 1 || channels > GH_MAX_CHANNELS
+      || stride < (size_t) width * (size_t) channels)
+    {
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                    "bad image: %d x %d, %d channels, stride %zu", width, height, channels,
+                    stride);
+      return GH_ERROR_INVALID_ARGUMENT;
+    }
+  gh_status status
+    = histogram_buffer_once (engine, pixels, width, height, channels, stride, result, error);
+  if (gpu_error_worth_a_retry (status) && engine->uses_gpu)
+    {
+      gh_engine_fall_back_to_cpu (engine, error ? error->message : NULL);
+      status
+        = histogram_buffer_once (engine, pixels, width, height, channels, stride, result, error);
+    }
+  return status;
+}
+
+gh_status
+gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height, int channels,
+                      gh_result *result, gh_error *error)
+{
+  gh_run *run = gh_run_begin (engine, width, height, channels, error);
+  if (!run)
+    return error ? error->status : GH_ERROR_INVALID_ARGUMENT;
+  uint64_t offset = 0;
+  for (int y = 0; y < height;)
+    {
+      int rows;
+      uint8_t *strip = gh_run_strip_buffer (run, &rows);
+      size_t bytes = (size_t) rows * run->row_bytes;
+      gh_status status;
+      if (engine->ops->pattern_strip && check_strip_rows (run, rows, error) == GH_OK)
+        {
+          status = engine->ops->pattern_strip (run->backend_run, pattern, bytes, offset, error);
+          if (status == GH_OK)
+            {
+              run->rows_done += rows;
+              run->strips_done++;
+            }
+        }
+      else
+        {
+          /* Made on the host, word by word, exactly as the device makes it. */
+          for (size_t i = 0; i < bytes; i++)
+            strip[i] = pattern == GH_PATTERN_FLAT
+                         ? GH_FLAT_VALUE
+                         : (uint8_t) (gh_pattern_word ((offset + i) / 4) >> (8 * ((offset + i) % 4)));
+          status = gh_run_submit_strip (run, rows, error);
+        }
+      if (status != GH_OK)
+        {
+          gh_run_abort (run);
+          return status;
+        }
+      offset += bytes;
+      y += rows;
+    }
+  return gh_run_finish (run, result, error);
+}
+
+void
+gh_reference_count (const uint8_t *pixels, int width, int height, int channels, size_t stride,
+                    uint64_t *counts)
+{
+  for (int y = 0; y < height; y++)
+    {
+      const uint8_t *row = pixels + (size_t) y * stride;
+      for (int x = 0; x < width; x++)
+        for (int c = 0; c < channels; c++)
+          counts[c * GH_BINS + row[(size_t) x * channels + c]]++;
+    }
+}

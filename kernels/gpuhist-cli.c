@@ -1,0 +1,550 @@
+/* gpu-histogram: gpuhist, the engine on the command line.
+ *
+ *   gpuhist [options] FILE       FILE is a binary PGM, PPM or PAM, or raw samples with --raw;
+ *                                "-" reads standard input
+ *
+ * It prints the histogram as CSV (or JSON with --json) and the backend it ran on.  Exit status:
+ * 0 done, 1 the input or the engine failed (with "gpuhist: FILE: reason"), 2 a usage error.
+ */
+#include "benchmark.h"
+#include "gpuhist.h"
+#include "pnm.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GPUHIST_VERSION
+#define GPUHIST_VERSION "unknown"
+#endif
+
+enum
+{
+  EXIT_OK = 0,
+  EXIT_BAD_INPUT = 1,
+  EXIT_USAGE = 2
+};
+
+/* The --method choices; all but CPU run on the backend --backend picks. */
+typedef enum
+{
+  CHOICE_CPU,
+  CHOICE_GLOBAL,
+  CHOICE_PRIVATE,
+  CHOICE_FASTEST,
+  CHOICE_ALL
+} method_choice;
+
+typedef struct
+{
+  const char *input;
+  int raw;
+  pnm_raw_geometry raw_geometry;
+  method_choice method;
+  gh_backend backend;
+  int backend_given;
+  int repetitions; /* -1: the method's default */
+  int json;
+  const char *output;
+  size_t memory_budget;
+  int quiet;
+  int bench;         /* --bench: the kernels' benchmark, no input file */
+  const char *photo; /* --photo: the image tiled into the benchmark's photo inputs */
+  int quick;
+} cli_options;
+
+#define DEFAULT_TIMED_REPETITIONS 5
+
+static void
+print_usage (FILE *out)
+{
+  fputs ("Usage: gpuhist [OPTION]... FILE\n"
+         "Count the 256-bin histogram of each channel of an 8-bit image, on an NVIDIA GPU when\n"
+         "one is usable, else on the CPU.  FILE is a binary PGM (P5), PPM (P6) or PAM (P7) with\n"
+         "maxval 255 and 1 to 4 channels, or raw samples with --raw; - reads standard input.\n"
+         "\n"
+         "  --raw WxHxC[:STRIDE]   FILE holds raw 8-bit samples: W x H pixels of C channels\n"
+         "                         (1-4), rows STRIDE bytes apart (default W*C)\n"
+         "  --method METHOD        cpu: the CPU backend; global, private or fastest: that one\n"
+         "                         method (global atomics, privatized, the fastest kernel);\n"
+         "                         all: all four, timed, and checked to agree (default fastest)\n"
+         "  --backend BACKEND      auto (default: the GPU if usable, else the CPU), cpu or cuda\n"
+         "  --repetitions N        timed runs per method (default 5 with --method all; else 0:\n"
+         "                         count once; global and private always run at least once)\n"
+         "  --json                 write counts, statistics, timings and the device as JSON\n"
+         "                         instead of CSV\n"
+         "  -o, --output FILE      write to FILE instead of standard output\n"
+         "  --memory-budget BYTES  cap pinned and device memory (suffix K, M or G allowed)\n"
+         "  --quiet                do not print the backend line on standard error\n"
+         "  --bench                the kernels' benchmark on the GPU (Markdown tables); with\n"
+         "                         --repetitions N (default 20), --photo FILE (a PPM/PAM tiled\n"
+         "                         into the photo rows) and --quick (the smaller inputs only)\n"
+         "  --help                 show this help and exit\n"
+         "  --version              show the version and exit\n"
+         "\n"
+         "Exit status: 0 done, 1 bad input or the engine failed, 2 usage error.\n",
+         out);
+}
+
+static int usage_error (const char *format, ...) __attribute__ ((format (printf, 1, 2)));
+
+static int
+usage_error (const char *format, ...)
+{
+  va_list args;
+
+  fputs ("gpuhist: ", stderr);
+  va_start (args, format);
+  vfprintf (stderr, format, args);
+  va_end (args);
+  fputs ("\nTry 'gpuhist --help' for more information.\n", stderr);
+  return EXIT_USAGE;
+}
+
+/* A whole decimal number in [minimum, maximum], nothing after it. */
+static int
+parse_integer (const char *text, long long minimum, long long maximum, long long *value)
+{
+  char *end;
+  long long parsed;
+
+  if (!text || text[0] < '0' || text[0] > '9')
+    return 0;
+  errno = 0;
+  parsed = strtoll (text, &end, 10);
+  if (errno || *end || parsed < minimum || parsed > maximum)
+    return 0;
+  *value = parsed;
+  return 1;
+}
+
+/* "4096", "64K", "256M", "1G". */
+static int
+parse_byte_size (const char *text, size_t *bytes)
+{
+  char *end;
+  unsigned long long value;
+  int shift = 0;
+
+  if (!text || text[0] < '0' || text[0] > '9')
+    return 0;
+  errno = 0;
+  value = strtoull (text, &end, 10);
+  if (errno)
+    return 0;
+  if (*end == 'K' || *end == 'k')
+    shift = 10;
+  else if (*end == 'M' || *end == 'm')
+    shift = 20;
+  else if (*end == 'G' || *end == 'g')
+    shift = 30;
+  if (shift)
+    end++;
+  if (*end || value == 0 || value > (SIZE_MAX >> shift))
+    return 0;
+  *bytes = (size_t)value << shift;
+  return 1;
+}
+
+/* Reads digits at *text into *value (saturating past a size no geometry can have), advancing
+ * *text; returns 0 when there are none. */
+static int
+take_number (const char **text, unsigned long long *value)
+{
+  const char *start = *text;
+
+  *value = 0;
+  while (**text >= '0' && **text <= '9')
+    {
+      if (*value < ((unsigned long long)1 << 60))
+        *value = *value * 10 + (unsigned long long)(**text - '0');
+      (*text)++;
+    }
+  return *text != start;
+}
+
+/* "WxHxC" or "WxHxC:STRIDE". */
+static int
+parse_raw_geometry (const char *text, pnm_raw_geometry *geometry)
+{
+  unsigned long long width, height, channels, stride = 0;
+
+  if (!take_number (&text, &width) || *text++ != 'x' || !take_number (&text, &height)
+      || *text++ != 'x' || !take_number (&text, &channels))
+    return 0;
+  if (*text == ':' && (text++, !take_number (&text, &stride) || stride == 0))
+    return 0;
+  if (*text)
+    return 0;
+  if (width == 0 || height == 0 || width > INT_MAX || height > INT_MAX || channels < 1
+      || channels > GH_MAX_CHANNELS || stride > SIZE_MAX || (stride && stride < width * channels))
+    return 0;
+  geometry->width = (int)width;
+  geometry->height = (int)height;
+  geometry->channels = (int)channels;
+  geometry->stride = (size_t)stride;
+  return 1;
+}
+
+enum
+{
+  OPTION_RAW = 256,
+  OPTION_METHOD,
+  OPTION_BACKEND,
+  OPTION_REPETITIONS,
+  OPTION_JSON,
+  OPTION_MEMORY_BUDGET,
+  OPTION_QUIET,
+  OPTION_HELP,
+  OPTION_VERSION,
+  OPTION_BENCH,
+  OPTION_PHOTO,
+  OPTION_QUICK,
+  /* ---- Reserved for the lead: OPTION_BINS (issue 8) goes here. ---- */
+};
+
+static const struct option long_options[] = {
+  { "raw", required_argument, NULL, OPTION_RAW },
+  { "method", required_argument, NULL, OPTION_METHOD },
+  { "backend", required_argument, NULL, OPTION_BACKEND },
+  { "repetitions", required_argument, NULL, OPTION_REPETITIONS },
+  { "json", no_argument, NULL, OPTION_JSON },
+  { "output", required_argument, NULL, 'o' },
+  { "memory-budget", required_argument, NULL, OPTION_MEMORY_BUDGET },
+  { "quiet", no_argument, NULL, OPTION_QUIET },
+  { "help", no_argument, NULL, OPTION_HELP },
+  { "version", no_argument, NULL, OPTION_VERSION },
+  { "bench", no_argument, NULL, OPTION_BENCH },
+  { "photo", required_argument, NULL, OPTION_PHOTO },
+  { "quick", no_argument, NULL, OPTION_QUICK },
+  /* ---- Reserved for the lead: "bins" (issue 8) goes here. ---- */
+  { NULL, 0, NULL, 0 },
+};
+
+/* Fills *options from argv.  Returns -1 to go on, or the exit status (help, version, usage). */
+static int
+parse_arguments (int argc, char **argv, cli_options *options)
+{
+  static const char *const method_names[] = { "cpu", "global", "private", "fastest", "all" };
+  static const char *const backend_names[] = { "auto", "cpu", "cuda" };
+  long long number;
+  int option, i;
+
+  memset (options, 0, sizeof *options);
+  options->method = CHOICE_FASTEST;
+  options->backend = GH_BACKEND_AUTO;
+  options->repetitions = -1;
+
+  opterr = 0; /* our own messages, with the hint to --help */
+  while ((option = getopt_long (argc, argv, ":o:", long_options, NULL)) != -1)
+    switch (option)
+      {
+      case OPTION_RAW:
+        if (!parse_raw_geometry (optarg, &options->raw_geometry))
+          return usage_error ("--raw wants WIDTHxHEIGHTxCHANNELS[:STRIDE] with 1 to 4 channels "
+                              "and STRIDE at least WIDTH*CHANNELS, not '%s'",
+                              optarg);
+        options->raw = 1;
+        break;
+      case OPTION_METHOD:
+        for (i = 0; i < (int)(sizeof method_names / sizeof method_names[0]); i++)
+          if (strcmp (optarg, method_names[i]) == 0)
+            break;
+        if (i == (int)(sizeof method_names / sizeof method_names[0]))
+          return usage_error ("--method wants cpu, global, private, fastest or all, not '%s'",
+                              optarg);
+        options->method = (method_choice)i;
+        break;
+      case OPTION_BACKEND:
+        for (i = 0; i < (int)(sizeof backend_names / sizeof backend_names[0]); i++)
+          if (strcmp (optarg, backend_names[i]) == 0)
+            break;
+        if (i == (int)(sizeof backend_names / sizeof backend_names[0]))
+          return usage_error ("--backend wants auto, cpu or cuda, not '%s'", optarg);
+        options->backend = (gh_backend)i;
+        options->backend_given = 1;
+        break;
+      case OPTION_REPETITIONS:
+        if (!parse_integer (optarg, 0, 100000, &number))
+          return usage_error ("--repetitions wants a number from 0 to 100000, not '%s'", optarg);
+        options->repetitions = (int)number;
+        break;
+      case OPTION_JSON:
+        options->json = 1;
+        break;
+      case 'o':
+        options->output = optarg;
+        break;
+      case OPTION_MEMORY_BUDGET:
+        if (!parse_byte_size (optarg, &options->memory_budget))
+          return usage_error ("--memory-budget wants a positive size in bytes (suffix K, M or "
+                              "G allowed), not '%s'",
+                              optarg);
+        break;
+      case OPTION_QUIET:
+        options->quiet = 1;
+        break;
+      case OPTION_HELP:
+        print_usage (stdout);
+        return EXIT_OK;
+      case OPTION_VERSION:
+        printf ("gpuhist %s\n", GPUHIST_VERSION);
+        return EXIT_OK;
+      case OPTION_BENCH:
+        options->bench = 1;
+        break;
+      case OPTION_PHOTO:
+        options->photo = optarg;
+        break;
+      case OPTION_QUICK:
+        options->quick = 1;
+        break;
+      /* ---- Reserved for the lead: case OPTION_BINS (issue 8). */
+      case ':':
+        return usage_error ("%s needs a value", argv[optind - 1]);
+      default:
+        if (optopt > 0 && optopt < 256)
+          return usage_error ("unknown option '-%c'", optopt);
+        return usage_error ("unknown option '%s'", argv[optind - 1]);
+      }
+
+  if (options->bench)
+    {
+      if (optind < argc)
+        return usage_error ("--bench makes its own inputs; use --photo FILE for a photo");
+      return -1;
+    }
+  if (options->photo || options->quick)
+    return usage_error ("--photo and --quick go with --bench");
+  if (optind >= argc)
+    return usage_error ("no input file given (use - for standard input)");
+  if (optind + 1 < argc)
+    return usage_error ("one input file at a time, but '%s' follows '%s'", argv[optind + 1],
+                        argv[optind]);
+  options->input = argv[optind];
+
+  if (options->method == CHOICE_CPU)
+    {
+      if (options->backend == GH_BACKEND_CUDA)
+        return usage_error ("--method cpu runs on the CPU backend: it cannot go with "
+                            "--backend cuda");
+      options->backend = GH_BACKEND_CPU;
+    }
+  return -1;
+}
+
+/* gpuhist --bench: the kernels on the GPU, as Markdown tables on standard output. */
+static int
+run_benchmark (const cli_options *options)
+{
+  gh_bench_options bench = { options->repetitions, options->quick, NULL, 0 };
+  gh_bench_image photo_image;
+  pnm_image photo;
+  char read_error[PNM_ERROR_SIZE];
+  gh_error error = { GH_OK, "" };
+  int have_photo = 0;
+
+  if (options->photo)
+    {
+      if (pnm_load_file (options->photo, NULL, &photo, read_error, sizeof read_error) != PNM_OK)
+        {
+          fprintf (stderr, "gpuhist: %s: %s\n", options->photo, read_error);
+          return EXIT_BAD_INPUT;
+        }
+      if (photo.maxval != 255 || photo.stride != (size_t) photo.width * photo.channels)
+        {
+          fprintf (stderr, "gpuhist: %s: the photo must be 8-bit\n", options->photo);
+          pnm_image_clear (&photo);
+          return EXIT_BAD_INPUT;
+        }
+      photo_image = (gh_bench_image){ photo.pixels, photo.width, photo.height, photo.channels };
+      bench.photo = &photo_image;
+      have_photo = 1;
+    }
+  gh_status status = gh_benchmark (stdout, &bench, &error);
+  if (have_photo)
+    pnm_image_clear (&photo);
+  if (status != GH_OK)
+    {
+      fprintf (stderr, "gpuhist: benchmark: %s\n", error.message);
+      return EXIT_BAD_INPUT;
+    }
+  return EXIT_OK;
+}
+
+/* The engine's methods and repetitions for the --method choice.  The engine runs methods other
+ * than FASTEST only in timed runs, so global and private get at least one repetition. */
+static void
+plan_methods (const cli_options *options, unsigned *methods, int *repetitions)
+{
+  int requested = options->repetitions;
+
+  switch (options->method)
+    {
+    case CHOICE_GLOBAL:
+      *methods = GH_METHOD_BIT (GH_METHOD_GLOBAL_ATOMICS);
+      *repetitions = requested > 0 ? requested : 1;
+      break;
+    case CHOICE_PRIVATE:
+      *methods = GH_METHOD_BIT (GH_METHOD_PRIVATIZED);
+      *repetitions = requested > 0 ? requested : 1;
+      break;
+    case CHOICE_ALL:
+      *methods = GH_ALL_METHODS;
+      *repetitions = requested < 0 ? DEFAULT_TIMED_REPETITIONS : requested > 0 ? requested : 1;
+      break;
+    case CHOICE_CPU:
+    case CHOICE_FASTEST:
+    default:
+      *methods = GH_METHOD_BIT (GH_METHOD_FASTEST);
+      *repetitions = requested > 0 ? requested : 0;
+      break;
+    }
+}
+
+/* Prints the timings of a timed run on stderr, for people reading CSV on a terminal. */
+static void
+print_timings (const gh_result *result)
+{
+  int kind;
+
+  for (kind = 0; kind < GH_N_TIMINGS; kind++)
+    {
+      const gh_timing *timing = &result->timing[kind];
+      if (timing->runs == 0)
+        continue;
+      fprintf (stderr,
+               "gpuhist: %-14s median %10.3f ms  min %10.3f  max %10.3f  %8.2f GB/s  (%d runs)\n",
+               gh_timing_name ((gh_timing_kind)kind), timing->median_ms, timing->min_ms,
+               timing->max_ms, gh_timing_gbps (result, (gh_timing_kind)kind), timing->runs);
+    }
+}
+
+static int
+write_result (const cli_options *options, const gh_result *result, const char *const *channel_names)
+{
+  FILE *out = stdout;
+  const char *name = options->output ? options->output : "standard output";
+  int failed;
+
+  if (options->output && strcmp (options->output, "-") != 0)
+    {
+      out = fopen (options->output, "w");
+      if (!out)
+        {
+          fprintf (stderr, "gpuhist: %s: cannot open for writing: %s\n", options->output,
+                   strerror (errno));
+          return EXIT_BAD_INPUT;
+        }
+    }
+  failed = options->json ? gh_write_json (out, result, channel_names)
+                         : gh_write_csv (out, result, channel_names);
+  if (fflush (out) != 0)
+    failed = -1;
+  if (out != stdout && fclose (out) != 0)
+    failed = -1;
+  if (failed)
+    {
+      fprintf (stderr, "gpuhist: %s: writing failed: %s\n", name,
+               errno ? strerror (errno) : "I/O error");
+      return EXIT_BAD_INPUT;
+    }
+  return EXIT_OK;
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_options options;
+  gh_options engine_options;
+  gh_engine *engine;
+  gh_error error = { GH_OK, "" };
+  gh_result result;
+  gh_status status;
+  pnm_image image;
+  pnm_status read_status;
+  char read_error[PNM_ERROR_SIZE];
+  const char *input_name;
+  int exit_code;
+
+  exit_code = parse_arguments (argc, argv, &options);
+  if (exit_code >= 0)
+    return exit_code;
+  if (options.bench)
+    return run_benchmark (&options);
+
+  input_name = strcmp (options.input, "-") == 0 ? "standard input" : options.input;
+  read_status = strcmp (options.input, "-") == 0
+                    ? pnm_load_stream (stdin, options.raw ? &options.raw_geometry : NULL, &image,
+                                       read_error, sizeof read_error)
+                    : pnm_load_file (options.input, options.raw ? &options.raw_geometry : NULL,
+                                     &image, read_error, sizeof read_error);
+  if (read_status != PNM_OK)
+    {
+      fprintf (stderr, "gpuhist: %s: %s\n", input_name, read_error);
+      return EXIT_BAD_INPUT;
+    }
+
+  /* ---- Reserved for the lead (issue 8): 16-bit samples and --bins replace this check. ---- */
+  if (image.maxval != 255)
+    {
+      if (image.bytes_per_sample == 2)
+        fprintf (stderr,
+                 "gpuhist: %s: 16-bit samples (maxval %u) are not supported yet: gpuhist reads "
+                 "8-bit images with maxval 255\n",
+                 input_name, image.maxval);
+      else
+        fprintf (stderr,
+                 "gpuhist: %s: maxval %u is not supported yet: gpuhist reads 8-bit images with "
+                 "maxval 255\n",
+                 input_name, image.maxval);
+      pnm_image_clear (&image);
+      return EXIT_BAD_INPUT;
+    }
+
+  gh_options_init (&engine_options);
+  engine_options.backend = options.backend;
+  engine_options.memory_budget = options.memory_budget;
+  plan_methods (&options, &engine_options.methods, &engine_options.repetitions);
+  /* Global and private asked for once are counts, not a benchmark: no warm-up run. */
+  if (options.repetitions <= 0
+      && (options.method == CHOICE_GLOBAL || options.method == CHOICE_PRIVATE))
+    engine_options.warmup = 0;
+
+  engine = gh_engine_new (&engine_options, &error);
+  if (!engine)
+    {
+      fprintf (stderr, "gpuhist: %s\n", error.message);
+      pnm_image_clear (&image);
+      return EXIT_BAD_INPUT;
+    }
+
+  status = gh_histogram_buffer (engine, image.pixels, image.width, image.height, image.channels,
+                                image.stride, &result, &error);
+  if (status != GH_OK)
+    {
+      fprintf (stderr, "gpuhist: %s: %s (%s)\n", input_name, error.message,
+               gh_status_name (status));
+      gh_engine_free (engine);
+      pnm_image_clear (&image);
+      return EXIT_BAD_INPUT;
+    }
+
+  if (!options.quiet)
+    {
+      fprintf (stderr, "gpuhist: backend: %s\n", result.backend);
+      if (engine_options.repetitions > 0)
+        print_timings (&result);
+    }
+  exit_code = write_result (&options, &result, image.channel_names);
+
+  gh_result_clear (&result);
+  gh_engine_free (engine);
+  pnm_image_clear (&image);
+  return exit_code;
+}

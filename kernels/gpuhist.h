@@ -1,0 +1,255 @@
+/* gpu-histogram: the histogram engine's public API.
+ *
+ * This header is the whole seam between the engine (kernels/) and its users: the GIMP plug-in and
+ * the gpuhist command-line tool.  It is plain C with no GLib, so that the engine builds on a
+ * machine that has a CUDA toolkit and nothing else.
+ *
+ * What the engine does: it turns interleaved 8-bit samples (1 to 4 channels) into exact 64-bit
+ * per-channel histograms of 256 bins, on an NVIDIA GPU or on the CPU, and times how it did it.
+ *
+ * How a caller uses it:
+ *
+ *   gh_engine *engine = gh_engine_new (&options, &error);    // never NULL for GH_BACKEND_AUTO
+ *   gh_run *run = gh_run_begin (engine, width, height, channels, &error);
+ *   while (rows remain)
+ *     {
+ *       int max_rows;
+ *       uint8_t *strip = gh_run_strip_buffer (run, &max_rows);  // pinned memory on the GPU path
+ *       ... write up to max_rows packed rows (width * channels bytes each) into strip ...
+ *       gh_run_submit_strip (run, rows, &error);                // returns before the GPU is done
+ *     }
+ *   gh_run_finish (run, &result, &error);
+ *   ... use result.counts, result.timing, result.backend ...
+ *   gh_result_clear (&result);
+ *   gh_engine_free (engine);
+ *
+ * Strips bound the memory: the engine never holds more than the memory budget (256 MiB unless
+ * the options or GPUHIST_MEMORY_BUDGET say otherwise) of pinned host memory, nor of device memory,
+ * whatever the image size.  The caller fills the strip buffer directly, so that pixels go from
+ * GIMP to the GPU with no whole-image copy, and the next strip is filled while the GPU counts
+ * the last one.
+ *
+ * When the GPU fails in the middle of a run (GH_ERROR_GPU_FAILED or GH_ERROR_OUT_OF_MEMORY from
+ * gh_run_submit_strip or gh_run_finish), the run is lost; the caller calls
+ * gh_engine_fall_back_to_cpu and starts the run again.  gh_histogram_buffer does this itself.
+ *
+ * Nothing in the engine prints, exits or aborts: every failure comes back as a gh_status and a
+ * message a user can understand.
+ *
+ * Environment variables, read by gh_engine_new (for tests and for users who must cap memory):
+ *   GPUHIST_MEMORY_BUDGET  bytes (suffix K, M or G allowed) of pinned and of device memory
+ *   GPUHIST_FAULT          inject a fault: no-driver, old-driver, no-device, oom, kernel, copy
+ *   GPUHIST_FAULT_AFTER    with kernel or copy: fail on the Nth strip (default 1)
+ */
+#ifndef GPUHIST_H
+#define GPUHIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GH_MAX_CHANNELS 4
+#define GH_BINS 256
+#define GH_MESSAGE_SIZE 512
+#define GH_DEFAULT_MEMORY_BUDGET ((size_t) 256 << 20)
+
+typedef enum
+{
+  GH_OK = 0,
+  GH_ERROR_INVALID_ARGUMENT, /* the caller passed something impossible */
+  GH_ERROR_NO_DRIVER,        /* no NVIDIA driver is installed or loaded */
+  GH_ERROR_DRIVER_TOO_OLD,   /* the driver is older than the CUDA runtime built in */
+  GH_ERROR_NO_DEVICE,        /* a driver, but no usable CUDA device */
+  GH_ERROR_OUT_OF_MEMORY,    /* device or pinned host memory could not be had */
+  GH_ERROR_GPU_FAILED,       /* a CUDA call or kernel failed */
+  GH_ERROR_NOT_BUILT,        /* this build has no CUDA backend */
+  GH_ERROR_MISMATCH,         /* two methods disagreed on the counts: a bug, never hidden */
+  GH_ERROR_UNSUPPORTED,      /* a forced choice this device cannot do */
+  GH_ERROR_CANCELLED
+} gh_status;
+
+typedef struct
+{
+  gh_status status;
+  char message[GH_MESSAGE_SIZE];
+} gh_error;
+
+/* Which machine counts. */
+typedef enum
+{
+  GH_BACKEND_AUTO = 0, /* the GPU when one is usable, else the CPU with the reason recorded */
+  GH_BACKEND_CPU,
+  GH_BACKEND_CUDA /* the GPU or an error */
+} gh_backend;
+
+/* The methods compared.  Each backend implements all four, so the same table fills either way:
+ *
+ *                      CUDA backend                           CPU backend
+ *   GLOBAL_ATOMICS     one atomicAdd per sample, device-wide   one atomic add per sample, shared
+ *   PRIVATIZED         the seed's kernel: a shared-memory       per-thread tables, merged once
+ *                      copy per block, merged with atomicAdd
+ *   FASTEST            the project's own privatized kernel      the fastest CPU method
+ *   READ_ONLY          reads every byte, counts nothing:        reads every byte, counts nothing
+ *                      the ceiling
+ */
+typedef enum
+{
+  GH_METHOD_GLOBAL_ATOMICS = 0,
+  GH_METHOD_PRIVATIZED,
+  GH_METHOD_FASTEST,
+  GH_METHOD_READ_ONLY,
+  GH_N_METHODS
+} gh_method;
+
+#define GH_METHOD_BIT(m) (1u << (m))
+#define GH_ALL_METHODS ((1u << GH_N_METHODS) - 1u)
+
+/* Shared-memory layouts of the FASTEST kernel; AUTO picks from the device's properties. */
+typedef enum
+{
+  GH_LAYOUT_AUTO = 0,
+  GH_LAYOUT_WIDE,    /* one 32-bit counter column per warp lane: no bank conflicts */
+  GH_LAYOUT_PACKED,  /* the same with 16-bit counters, flushed before they overflow: half the
+                        shared memory, for GPUs such as the T4 */
+  GH_LAYOUT_SINGLE   /* one table per block, as the seed does */
+} gh_layout;
+
+/* Synthetic inputs, made where the counting happens (on the device for the GPU backend). */
+typedef enum
+{
+  GH_PATTERN_FLAT = 0,   /* every sample the same value */
+  GH_PATTERN_NOISE       /* uniform random bytes */
+} gh_pattern;
+
+typedef struct
+{
+  gh_backend backend;
+  unsigned methods;     /* GH_METHOD_BIT mask; 0 means FASTEST alone */
+  int repetitions;      /* timed runs per method per strip; 0: count once with FASTEST, untimed */
+  int warmup;           /* untimed runs before the timed ones; < 0 means the default, 1 */
+  size_t memory_budget; /* 0: GH_DEFAULT_MEMORY_BUDGET (or GPUHIST_MEMORY_BUDGET) */
+  gh_layout layout;     /* FASTEST's layout; AUTO unless a comparison forces one */
+  int cpu_threads;      /* 0: one per core */
+  int device;           /* CUDA device ordinal */
+} gh_options;
+
+/* Fills *options with the defaults: AUTO backend, FASTEST only, no repetitions. */
+void gh_options_init (gh_options *options);
+
+typedef enum
+{
+  GH_TIME_GLOBAL_ATOMICS = GH_METHOD_GLOBAL_ATOMICS,
+  GH_TIME_PRIVATIZED = GH_METHOD_PRIVATIZED,
+  GH_TIME_FASTEST = GH_METHOD_FASTEST,
+  GH_TIME_READ_ONLY = GH_METHOD_READ_ONLY,
+  GH_TIME_UPLOAD, /* host to device, all strips; 0 on the CPU and for device-made inputs */
+  GH_N_TIMINGS
+} gh_timing_kind;
+
+/* One method's time for the whole image: the strips' times added up per repetition, then the
+ * median, min and max over repetitions.  runs == 0 means not run. */
+typedef struct
+{
+  double median_ms;
+  double min_ms;
+  double max_ms;
+  int runs;
+} gh_timing;
+
+typedef struct
+{
+  int channels;
+  int bins;           /* GH_BINS */
+  uint64_t *counts;   /* channels * bins, channel by channel; owned, see gh_result_clear */
+  uint64_t samples;   /* samples counted per channel (the pixel count) */
+  uint64_t bytes;     /* bytes read per pass */
+  gh_timing timing[GH_N_TIMINGS];
+  int used_gpu;
+  char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
+                                    "CPU, 2 threads: no NVIDIA driver is installed" */
+  char layout[64];               /* what FASTEST ran as, e.g. "wide, 4 ch, 1024 threads" */
+} gh_result;
+
+void gh_result_clear (gh_result *result);
+
+typedef struct gh_engine gh_engine;
+typedef struct gh_run gh_run;
+
+/* With GH_BACKEND_AUTO this never fails for want of a GPU: it falls back to the CPU and says why
+ * in gh_engine_backend.  It returns NULL (and fills *error) only for bad options or no memory,
+ * or with GH_BACKEND_CUDA when the GPU cannot be used. */
+gh_engine *gh_engine_new (const gh_options *options, gh_error *error);
+void gh_engine_free (gh_engine *engine);
+
+/* A line naming the device, driver and runtime, or "CPU, N threads: <why no GPU>". */
+const char *gh_engine_backend (const gh_engine *engine);
+int gh_engine_uses_gpu (const gh_engine *engine);
+
+/* Switches the engine to the CPU for good, recording why (typically the message of the error
+ * that ended the GPU run). */
+void gh_engine_fall_back_to_cpu (gh_engine *engine, const char *reason);
+
+/* Changes the methods and repetitions of later runs. */
+void gh_engine_set_methods (gh_engine *engine, unsigned methods, int repetitions);
+
+gh_run *gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *error);
+uint8_t *gh_run_strip_buffer (gh_run *run, int *max_rows);
+gh_status gh_run_submit_strip (gh_run *run, int rows, gh_error *error);
+/* Fills *result (which the caller clears) and frees the run, successful or not. */
+gh_status gh_run_finish (gh_run *run, gh_result *result, gh_error *error);
+/* Frees a run that will not be finished (cancelled, or the caller hit an error). */
+void gh_run_abort (gh_run *run);
+
+/* The whole loop for an image already in memory, rows `stride` bytes apart; on a GPU failure it
+ * falls back to the CPU and runs again. */
+gh_status gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height,
+                               int channels, size_t stride, gh_result *result, gh_error *error);
+
+/* Runs the configured methods on a synthetic image of this size, made on the device for the GPU
+ * backend (no upload), so that contention can be compared with the user's own image. */
+gh_status gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height,
+                                int channels, gh_result *result, gh_error *error);
+
+/* The single-threaded reference count: obviously correct, used to verify everything else.
+ * Adds into counts (channels * GH_BINS). */
+void gh_reference_count (const uint8_t *pixels, int width, int height, int channels,
+                         size_t stride, uint64_t *counts);
+
+/* Statistics of one channel's histogram. */
+typedef struct
+{
+  double mean;
+  double stddev;
+  int median; /* the lowest bin at which half the samples are reached */
+  int min;    /* lowest and highest bin used; -1 when empty */
+  int max;
+  double busiest_share; /* the largest bin over all samples, 0..1 */
+  int bins_used;
+  uint64_t pixels;
+} gh_channel_stats;
+
+void gh_stats_compute (const uint64_t *counts, int bins, gh_channel_stats *stats);
+
+/* Names of the methods and timings for tables: "global atomics", "privatized", ... */
+const char *gh_method_name (gh_method method);
+const char *gh_timing_name (gh_timing_kind kind);
+const char *gh_status_name (gh_status status);
+
+/* Results as text.  channel_names holds result->channels names ("red", "green", "blue",
+ * "alpha", "gray").  CSV: a header "bin,<names>" then one row per bin.  JSON: counts,
+ * statistics, timings and the backend.  Return 0, or -1 when writing failed. */
+int gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_names);
+int gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names);
+
+/* Effective bandwidth of a timing over the result's bytes, in GB/s (10^9); 0 when not run. */
+double gh_timing_gbps (const gh_result *result, gh_timing_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUHIST_H */

@@ -1,0 +1,226 @@
+/* gpu-histogram: every CUDA method and layout, bit for bit against the reference count, on
+ * random images; device-made patterns; injected faults mid-run and the fall-back to the CPU.
+ * Exits 77 (skipped) where there is no usable GPU. */
+#include "backend.h"
+#include "test-util.h"
+
+static gh_engine *
+gpu_engine (unsigned methods, int repetitions, size_t budget, gh_layout layout, gh_error *error)
+{
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CUDA;
+  options.methods = methods;
+  options.repetitions = repetitions;
+  options.memory_budget = budget;
+  options.layout = layout;
+  return gh_engine_new (&options, error);
+}
+
+static const gh_layout layouts[] = { GH_LAYOUT_AUTO, GH_LAYOUT_WIDE, GH_LAYOUT_PACKED,
+                                     GH_LAYOUT_SINGLE };
+static const char *const layout_names[] = { "auto", "wide", "packed", "single" };
+
+/* GPUHIST_TEST_ROUNDS shortens the run, for compute-sanitizer's slow replays. */
+static int
+test_rounds (int normal)
+{
+  const char *rounds = getenv ("GPUHIST_TEST_ROUNDS");
+  return rounds && atoi (rounds) > 0 ? atoi (rounds) : normal;
+}
+
+static void
+test_methods_and_layouts (void)
+{
+  const int rounds = test_rounds (40);
+  for (int round = 0; round < rounds; round++)
+    {
+      const int channels = 1 + round % 4;
+      /* Sizes around the kernels' units (16, 32 and 48 bytes) and larger ones. */
+      const int width = round < 4 ? 1 : round < 12 ? 1 + (int) (test_random () % 67)
+                                                   : 1 + (int) (test_random () % 2500);
+      const int height = round < 4 ? 1 : 1 + (int) (test_random () % (rounds < 40 ? 20 : 300));
+      const size_t stride = (size_t) width * channels + (size_t) (test_random () % 4) * 5;
+      const image_kind kind = (image_kind) (round % N_IMAGE_KINDS);
+      uint8_t *pixels = test_image (kind, width, height, channels, stride);
+      uint64_t *expected = calloc ((size_t) channels * GH_BINS, sizeof *expected);
+      gh_reference_count (pixels, width, height, channels, stride, expected);
+      const size_t budget = round % 3 == 0 ? 2 * (size_t) width * channels * 7 : 0;
+
+      for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
+        for (int m = -1; m < GH_N_METHODS; m++)
+          {
+            if (m == GH_METHOD_READ_ONLY || (l > 0 && m >= 0 && m != GH_METHOD_FASTEST))
+              continue;
+            gh_error error;
+            const unsigned methods = m < 0 ? GH_ALL_METHODS : GH_METHOD_BIT (m);
+            gh_engine *engine = gpu_engine (methods, m < 0 ? 2 : 1, budget, layouts[l], &error);
+            CHECK (engine != NULL, "engine: %s", error.message);
+            if (!engine)
+              continue;
+            gh_result result;
+            gh_status status = gh_histogram_buffer (engine, pixels, width, height, channels,
+                                                    stride, &result, &error);
+            char what[200];
+            snprintf (what, sizeof what, "%s %dx%d, %d ch, stride %zu, budget %zu, %s, layout %s",
+                      image_kind_names[kind], width, height, channels, stride, budget,
+                      m < 0 ? "all methods" : gh_method_name ((gh_method) m), layout_names[l]);
+            CHECK (status == GH_OK, "%s: %s", what, error.message);
+            CHECK (result.used_gpu, "%s: ran on the CPU: %s", what, result.backend);
+            if (status == GH_OK)
+              test_counts_equal (result.counts, expected, channels, what);
+            if (status == GH_OK && m < 0)
+              CHECK (result.timing[GH_TIME_UPLOAD].runs == 1
+                       && result.timing[GH_TIME_READ_ONLY].runs == 2,
+                     "%s: timings missing", what);
+            gh_result_clear (&result);
+            gh_engine_free (engine);
+          }
+      free (expected);
+      free (pixels);
+    }
+}
+
+/* The streaming path with two staging buffers in flight, as the plug-in uses it. */
+static void
+test_streamed_overlap (void)
+{
+  const int width = 3001, height = 700, channels = 4;
+  const size_t row = (size_t) width * channels;
+  uint8_t *pixels = test_image (IMAGE_GRADIENT, width, height, channels, row);
+  uint64_t expected[4 * GH_BINS] = { 0 };
+  gh_reference_count (pixels, width, height, channels, row, expected);
+  gh_error error;
+  gh_engine *engine = gpu_engine (0, 0, 2 * row * 33, GH_LAYOUT_AUTO, &error);
+  gh_run *run = gh_run_begin (engine, width, height, channels, &error);
+  uint8_t *previous = NULL;
+  int alternated = 1;
+  for (int y = 0; run && y < height;)
+    {
+      int rows;
+      uint8_t *strip = gh_run_strip_buffer (run, &rows);
+      alternated &= strip != previous;
+      previous = strip;
+      memcpy (strip, pixels + (size_t) y * row, (size_t) rows * row);
+      CHECK (gh_run_submit_strip (run, rows, &error) == GH_OK, "%s", error.message);
+      y += rows;
+    }
+  CHECK (alternated, "the staging buffers do not alternate");
+  gh_result result;
+  CHECK (gh_run_finish (run, &result, &error) == GH_OK, "%s", error.message);
+  test_counts_equal (result.counts, expected, channels, "streamed on the GPU");
+  gh_result_clear (&result);
+  gh_engine_free (engine);
+  free (pixels);
+}
+
+static void
+test_device_patterns (void)
+{
+  const int width = 1999, height = 1003;
+  for (int channels = 1; channels <= 4; channels++)
+    {
+      gh_error error;
+      gh_engine *engine = gpu_engine (GH_ALL_METHODS, 1, 2 * (size_t) width * channels * 100,
+                                      GH_LAYOUT_AUTO, &error);
+      gh_result noise, flat;
+      CHECK (gh_histogram_pattern (engine, GH_PATTERN_NOISE, width, height, channels, &noise,
+                                   &error)
+               == GH_OK,
+             "%s", error.message);
+      const size_t bytes = (size_t) width * height * channels;
+      uint8_t *made = malloc (bytes);
+      for (size_t i = 0; i < bytes; i++)
+        made[i] = (uint8_t) (gh_pattern_word (i / 4) >> (8 * (i % 4)));
+      uint64_t expected[4 * GH_BINS] = { 0 };
+      gh_reference_count (made, width, height, channels, (size_t) width * channels, expected);
+      test_counts_equal (noise.counts, expected, channels, "device noise");
+      CHECK (noise.timing[GH_TIME_UPLOAD].runs == 0 || noise.timing[GH_TIME_UPLOAD].median_ms == 0,
+             "a device-made pattern has no upload");
+      CHECK (gh_histogram_pattern (engine, GH_PATTERN_FLAT, width, height, channels, &flat, &error)
+               == GH_OK,
+             "%s", error.message);
+      for (int c = 0; c < channels; c++)
+        CHECK (flat.counts[c * GH_BINS + GH_FLAT_VALUE] == (uint64_t) width * height, "flat");
+      free (made);
+      gh_result_clear (&noise);
+      gh_result_clear (&flat);
+      gh_engine_free (engine);
+    }
+}
+
+/* A fault mid-run fails the run with a message; gh_histogram_buffer then finishes on the CPU
+ * with exact counts and says why. */
+static void
+test_faults (void)
+{
+  static const char *const faults[] = { "kernel", "copy", "oom" };
+  const int width = 1000, height = 300, channels = 3;
+  const size_t row = (size_t) width * channels;
+  uint8_t *pixels = test_image (IMAGE_NOISE, width, height, channels, row);
+  uint64_t expected[3 * GH_BINS] = { 0 };
+  gh_reference_count (pixels, width, height, channels, row, expected);
+  for (size_t f = 0; f < sizeof faults / sizeof faults[0]; f++)
+    for (int timed = 0; timed < 2; timed++)
+      {
+        setenv ("GPUHIST_FAULT", faults[f], 1);
+        setenv ("GPUHIST_FAULT_AFTER", "2", 1);
+        gh_error error;
+        gh_engine *engine = gpu_engine (timed ? GH_ALL_METHODS : 0, timed, 2 * row * 50,
+                                        GH_LAYOUT_AUTO, &error);
+        CHECK (engine && gh_engine_uses_gpu (engine), "%s: no GPU engine", faults[f]);
+        gh_result result;
+        gh_status status = gh_histogram_buffer (engine, pixels, width, height, channels, row,
+                                                &result, &error);
+        CHECK (status == GH_OK, "%s: %s", faults[f], error.message);
+        CHECK (!gh_engine_uses_gpu (engine) && !result.used_gpu, "%s: still on the GPU",
+               faults[f]);
+        CHECK (strstr (result.backend, "the GPU failed") != NULL, "%s: backend line '%s'",
+               faults[f], result.backend);
+        if (status == GH_OK)
+          test_counts_equal (result.counts, expected, channels, faults[f]);
+        gh_result_clear (&result);
+        gh_engine_free (engine);
+        unsetenv ("GPUHIST_FAULT");
+        unsetenv ("GPUHIST_FAULT_AFTER");
+      }
+  free (pixels);
+}
+
+static void
+test_forced_layout_errors (void)
+{
+  /* Eight channels' worth of wide tables cannot fit any GPU today; four can on Hopper but not on
+   * a T4.  A forced layout that does not fit is a clear error before any launch. */
+  gh_error error;
+  gh_engine *engine = gpu_engine (GH_METHOD_BIT (GH_METHOD_FASTEST), 1, 0, GH_LAYOUT_WIDE, &error);
+  gh_run *run = gh_run_begin (engine, 64, 64, 4, &error);
+  if (run)
+    gh_run_abort (run);
+  else
+    CHECK (error.status == GH_ERROR_UNSUPPORTED && strstr (error.message, "KiB"),
+           "wide layout refused unclearly: %s", error.message);
+  gh_engine_free (engine);
+}
+
+int
+main (void)
+{
+  test_init ();
+  gh_error error;
+  gh_engine *probe = gpu_engine (0, 0, 0, GH_LAYOUT_AUTO, &error);
+  if (!probe)
+    {
+      printf ("skipped: %s\n", error.message);
+      return TEST_SKIP;
+    }
+  printf ("# %s\n", gh_engine_backend (probe));
+  gh_engine_free (probe);
+
+  test_methods_and_layouts ();
+  test_streamed_overlap ();
+  test_device_patterns ();
+  test_faults ();
+  test_forced_layout_errors ();
+  return test_finish ("test-engine-gpu");
+}
