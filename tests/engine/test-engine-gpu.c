@@ -220,7 +220,9 @@ main (void)
   test_methods_and_layouts ();
   test_streamed_overlap ();
   test_device_patterns ();
-  test_faults ();
+  /* compute-sanitizer counts the injected faults' API errors as errors: it runs without them. */
+  if (!getenv ("GPUHIST_TEST_NO_FAULTS"))
+    test_faults ();
   test_forced_layout_errors ();
   return test_finish ("test-engine-gpu");
 }
