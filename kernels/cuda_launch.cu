@@ -104,7 +104,7 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
   plan->shared_bytes = bytes;
   /* A packed column gathers at most (warps * samples a thread counts per step per channel)
    * increments a step; flush one step early so that the tail bytes fit too. */
-  const int per_thread = channels == 3 ? 16 : 32 / channels;
+  const int per_thread = (channels == 3 ? 48 : 64) / channels; /* fastest_traits<C, L>::unit / C */
   plan->flush_every = 65535 / ((kFastestThreads / kWarp) * per_thread) - 1;
   return GH_OK;
 }

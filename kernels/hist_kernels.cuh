@@ -76,7 +76,7 @@ struct fastest_traits
   static constexpr int words = L == kWide ? C * kBins * kWarp : L == kPacked ? C * kBins / 2 * kWarp
                                                                              : C * kBins;
   /* Bytes a thread reads per step: whole 16-byte loads that also hold whole pixels. */
-  static constexpr int vectors = C == 3 ? 3 : 2;
+  static constexpr int vectors = C == 3 ? 3 : 4;
   static constexpr int unit = 16 * vectors;
 };
 
