@@ -25,6 +25,10 @@ typedef enum
 typedef struct
 {
   int channels;
+  int bytes_per_sample;  /* 1, or 2 for uint16_t samples */
+  int bins;              /* per channel: 256 for 8-bit samples, else a power of two to 65536 */
+  int shift;             /* a sample's bin is sample >> shift */
+  gh_strategy strategy;  /* for 16-bit samples: FASTEST's strategy, AUTO to let the device pick */
   size_t strip_capacity; /* bytes; whole rows, and below 2^32 samples per channel */
   unsigned methods;      /* never 0: the engine turns 0 into FASTEST */
   int repetitions;       /* 0: FASTEST once, untimed and asynchronous */
@@ -38,7 +42,7 @@ typedef struct
  * counts[m] is NULL for methods that were not asked for, and for READ_ONLY. */
 typedef struct
 {
-  uint64_t *counts[GH_N_METHODS];  /* channels * GH_BINS each */
+  uint64_t *counts[GH_N_METHODS];  /* channels * bins each */
   double *rep_ms[GH_N_METHODS];    /* repetitions each: the strips' times added per repetition */
   double upload_ms;
   char layout[64];

@@ -8,6 +8,7 @@
  * no repetition finds its input in L2. */
 #include "benchmark.h"
 #include "cuda_launch.h"
+#include "cuda_wide.h"
 
 #include <cub/device/device_histogram.cuh>
 #include <cuda_runtime.h>
@@ -50,7 +51,9 @@ struct input
   int channels;
   size_t bytes;
   bool seed;
-  std::vector<unsigned long long> reference; /* channels * 256 */
+  std::vector<unsigned long long> reference; /* channels * bins */
+  int bins = GH_BINS;
+  int bytes_per_sample = 1;
 };
 
 #define BENCH_CHECK(call, what)                                                                    \
@@ -79,6 +82,8 @@ private:
   gh_status make_input (input &in, const std::function<void (uint8_t *)> &fill_host,
                         bool noise_on_device);
   gh_status run_input (input &in);
+  gh_status run_wide_input (input &in);
+  gh_status run_wide ();
   gh_status verify (const input &in, const char *kernel,
                     const std::function<void (const uint8_t *, unsigned int *)> &launch);
   gh_status time (const std::function<void (const uint8_t *)> &launch, int repetitions,
@@ -94,6 +99,7 @@ private:
   uint8_t *host_ = nullptr;
   size_t host_bytes_ = 0;
   unsigned int *bins_ = nullptr;
+  size_t table_bytes_ = GH_MAX_CHANNELS * GH_BINS * sizeof (unsigned int); /* cleared a run */
   unsigned int *sink_ = nullptr;
   void *cub_temp_ = nullptr;
   size_t cub_temp_bytes_ = 0;
@@ -113,7 +119,7 @@ bench::open_device ()
   BENCH_CHECK (cudaSetDevice (options_.device), "selecting the device");
   BENCH_CHECK (cudaGetDeviceProperties (&device_, options_.device), "reading the device");
   BENCH_CHECK (cudaStreamCreate (&stream_), "creating a stream");
-  BENCH_CHECK (cudaMalloc (&bins_, GH_MAX_CHANNELS * GH_BINS * sizeof (unsigned int)),
+  BENCH_CHECK (cudaMalloc (&bins_, GH_MAX_CHANNELS * GH_MAX_BINS * sizeof (unsigned int)),
                "allocating");
   BENCH_CHECK (cudaMalloc (&sink_, sizeof (unsigned int)), "allocating");
   int driver = 0, runtime = 0;
@@ -169,10 +175,14 @@ bench::make_input (input &in, const std::function<void (uint8_t *)> &fill_host,
   for (uint8_t *copy : copies_)
     BENCH_CHECK (cudaMemcpyAsync (copy, host_, in.bytes, cudaMemcpyHostToDevice, stream_),
                  "uploading an input");
-  in.reference.assign (static_cast<size_t> (in.channels) * GH_BINS, 0);
+  in.reference.assign (static_cast<size_t> (in.channels) * in.bins, 0);
   std::vector<uint64_t> counts (in.reference.size ());
-  gh_reference_count (host_, static_cast<int> (in.bytes / in.channels), 1, in.channels, in.bytes,
-                      counts.data ());
+  const int pixels = static_cast<int> (in.bytes / in.channels / in.bytes_per_sample);
+  if (in.bytes_per_sample == 2)
+    gh_reference_count16 (reinterpret_cast<const uint16_t *> (host_), pixels, 1, in.channels,
+                          in.bytes, in.bins, counts.data ());
+  else
+    gh_reference_count (host_, pixels, 1, in.channels, in.bytes, counts.data ());
   std::copy (counts.begin (), counts.end (), in.reference.begin ());
   BENCH_CHECK (cudaStreamSynchronize (stream_), "uploading");
   return GH_OK;
@@ -182,7 +192,7 @@ gh_status
 bench::verify (const input &in, const char *kernel,
                const std::function<void (const uint8_t *, unsigned int *)> &launch)
 {
-  const size_t table = static_cast<size_t> (in.channels) * GH_BINS;
+  const size_t table = static_cast<size_t> (in.channels) * in.bins;
   BENCH_CHECK (cudaMemsetAsync (bins_, 0, table * sizeof (unsigned int), stream_), "clearing");
   launch (copies_[0], bins_);
   BENCH_CHECK (cudaGetLastError (), kernel);
@@ -196,7 +206,7 @@ bench::verify (const input &in, const char *kernel,
       {
         gh_error_set (error, GH_ERROR_MISMATCH,
                       "%s on %s: channel %zu bin %zu counted %u, the reference %llu", kernel,
-                      in.name.c_str (), i / GH_BINS, i % GH_BINS, got[i], in.reference[i]);
+                      in.name.c_str (), i / in.bins, i % in.bins, got[i], in.reference[i]);
         return GH_ERROR_MISMATCH;
       }
   return GH_OK;
@@ -215,9 +225,7 @@ bench::time (const std::function<void (const uint8_t *)> &launch, int repetition
   for (int r = -2; r < repetitions; r++)
     {
       const uint8_t *in = copies_[static_cast<size_t> (r + 2) % copies_.size ()];
-      BENCH_CHECK (cudaMemsetAsync (bins_, 0, GH_MAX_CHANNELS * GH_BINS * sizeof (unsigned int),
-                                    stream_),
-                   "clearing");
+      BENCH_CHECK (cudaMemsetAsync (bins_, 0, table_bytes_, stream_), "clearing");
       if (r >= 0)
         BENCH_CHECK (cudaEventRecord (start[r], stream_), "recording");
       launch (in);
@@ -372,7 +380,7 @@ bench::run_input (input &in)
 
   const timing &ceiling = rows[0].t, &global = rows[2].t;
   const timing *cub = rows.back ().name.rfind ("CUB", 0) == 0 ? &rows.back ().t : nullptr;
-  fprintf (out_, "#### %s: %.1f MiB, %d channel%s; busiest bin %.2f %%, bins used %d\n\n",
+  fprintf (out_, "#### %s: %.1f MiB, %d channel%s; busiest bin %.2f %%, bins used %d (worst channel)\n\n",
            in.name.c_str (), n / 1048576.0, c, c > 1 ? "s" : "", 100 * busiest, used);
   fprintf (out_, "| kernel | ms (median) | min-max | GB/s | %% of read-only | x global atomics | "
                  "x CUB |\n|---|---:|---:|---:|---:|---:|---:|\n");
@@ -431,6 +439,187 @@ bench::measure_uploads ()
            ms[0], bytes / (ms[0] * 1e6), ms[1], bytes / (ms[1] * 1e6));
   cudaFreeHost (pinned);
   cudaFree (device);
+  return GH_OK;
+}
+
+/* The third band: 16-bit samples in 4096 and 65536 bins, each strategy, against CUB with the
+ * same bins. */
+gh_status
+bench::run_wide_input (input &in)
+{
+  const int c = in.channels, bins = in.bins;
+  const size_t n = in.bytes / 2;
+  int shift = 0;
+  while ((65536 >> shift) > bins)
+    shift++;
+  const int grid256 = gh::full_grid (device_, 256);
+  cudaStream_t s = stream_;
+  table_bytes_ = static_cast<size_t> (c) * bins * sizeof (unsigned int);
+
+  struct kernel_row
+  {
+    std::string name;
+    bool counts;
+    std::function<void (const uint8_t *, unsigned int *)> launch;
+    timing t = {};
+  };
+  std::vector<kernel_row> rows;
+  unsigned int *sink = sink_;
+  const size_t bytes = in.bytes;
+  rows.push_back ({ "read-only, 16-byte loads (ceiling)", false,
+                    [=] (const uint8_t *p, unsigned int *) {
+                      gh::launch_read_only (p, bytes, sink, grid256, 256, s);
+                    } });
+  rows.push_back ({ "global atomics", true, [=] (const uint8_t *p, unsigned int *b) {
+                     gh::launch_wide_global_atomics (c, reinterpret_cast<const uint16_t *> (p), n,
+                                                     shift, bins, b, grid256, 256, s);
+                   } });
+  std::vector<unsigned int *> scratches;
+  const gh_strategy strategies[] = { GH_STRATEGY_AUTO, GH_STRATEGY_SHARED, GH_STRATEGY_NARROW,
+                                     GH_STRATEGY_SLICED, GH_STRATEGY_GLOBAL_COPIES };
+  for (gh_strategy strategy : strategies)
+    {
+      gh::wide_plan plan;
+      gh_error refused;
+      if (gh::plan_wide (device_, c, bins, strategy, &plan, &refused) != GH_OK)
+        {
+          fprintf (out_, "- %s: not run: %s\n", gh_strategy_name (strategy), refused.message);
+          continue;
+        }
+      unsigned int *scratch = nullptr;
+      const size_t scratch_bytes = gh::wide_scratch_bytes (plan, c, bins);
+      if (scratch_bytes)
+        {
+          BENCH_CHECK (cudaMalloc (&scratch, scratch_bytes), "allocating copies");
+          BENCH_CHECK (cudaMemset (scratch, 0, scratch_bytes), "clearing copies");
+          scratches.push_back (scratch);
+        }
+      char description[96];
+      gh::describe_wide_plan (plan, c, bins, description, sizeof description);
+      rows.push_back ({ std::string (strategy == GH_STRATEGY_AUTO ? "chosen: " : "forced: ")
+                          + description,
+                        true, [=] (const uint8_t *p, unsigned int *b) {
+                          gh::launch_wide_fastest (c, plan, reinterpret_cast<const uint16_t *> (p),
+                                                   n, shift, bins, b, scratch, s);
+                        } });
+    }
+  const int pixels = static_cast<int> (n / c);
+  if (c == 4)
+    {
+      auto cub_call = [=] (void *temp, size_t &temp_bytes, const uint8_t *p, unsigned int *b) {
+        int *h = reinterpret_cast<int *> (b);
+        return cub::DeviceHistogram::MultiHistogramEven<4, 4> (
+          temp, temp_bytes, reinterpret_cast<const uint16_t *> (p),
+          ::cuda::std::array<int *, 4>{ h, h + bins, h + 2 * bins, h + 3 * bins },
+          ::cuda::std::array<int, 4>{ bins + 1, bins + 1, bins + 1, bins + 1 },
+          ::cuda::std::array<int, 4>{ 0, 0, 0, 0 },
+          ::cuda::std::array<int, 4>{ 65536, 65536, 65536, 65536 }, pixels, s);
+      };
+      size_t need = 0;
+      BENCH_CHECK (cub_call (nullptr, need, copies_[0], bins_), "sizing CUB's temporary storage");
+      if (need > cub_temp_bytes_)
+        {
+          cudaFree (cub_temp_);
+          BENCH_CHECK (cudaMalloc (&cub_temp_, need), "allocating CUB's temporary storage");
+          cub_temp_bytes_ = need;
+        }
+      void *temp = cub_temp_;
+      size_t temp_bytes = cub_temp_bytes_;
+      rows.push_back ({ "CUB DeviceHistogram::MultiHistogramEven", true,
+                        [=] (const uint8_t *p, unsigned int *b) {
+                          size_t t = temp_bytes;
+                          cub_call (temp, t, p, b);
+                        } });
+    }
+
+  gh_status status = GH_OK;
+  for (kernel_row &row : rows)
+    if (status == GH_OK && row.counts)
+      status = verify (in, row.name.c_str (), row.launch);
+  for (kernel_row &row : rows)
+    {
+      if (status != GH_OK)
+        break;
+      auto launch = row.launch;
+      unsigned int *b = bins_;
+      const bool slow = row.name == "global atomics";
+      status = time ([&] (const uint8_t *p) { launch (p, b); },
+                     slow ? std::min (options_.repetitions, 5) : options_.repetitions, &row.t);
+    }
+  for (unsigned int *scratch : scratches)
+    cudaFree (scratch);
+  table_bytes_ = GH_MAX_CHANNELS * GH_BINS * sizeof (unsigned int);
+  if (status != GH_OK)
+    return status;
+
+  const timing &ceiling = rows[0].t;
+  fprintf (out_, "\n#### %s: %.0f MiB of 16-bit RGBA, %d bins a channel\n\n", in.name.c_str (),
+           in.bytes / 1048576.0, bins);
+  fprintf (out_, "| kernel | ms (median) | min-max | GB/s | x read-only time |\n"
+                 "|---|---:|---:|---:|---:|\n");
+  for (const kernel_row &row : rows)
+    fprintf (out_, "| %s | %.4f | %.4f-%.4f | %.0f | %.2f |\n", row.name.c_str (), row.t.median,
+             row.t.min, row.t.max, in.bytes / (row.t.median * 1e6), row.t.median / ceiling.median);
+  fputc ('\n', out_);
+  fflush (out_);
+  return GH_OK;
+}
+
+gh_status
+bench::run_wide ()
+{
+  fprintf (out_, "### 16-bit RGBA 8192 x 8192 (512 MiB): more bins than shared memory holds\n\n");
+  const int side = 8192;
+  const size_t bytes = (size_t) side * side * 4 * 2;
+  const gh_bench_image *photo = options_.photo;
+  struct wide_input
+  {
+    std::string name;
+    std::function<void (uint8_t *)> fill;
+    bool noise;
+  } inputs[] = {
+    { "uniform noise", [] (uint8_t *) {}, true },
+    { "photo-like",
+      [=] (uint8_t *p) {
+        /* The photo's 8-bit levels spread over 16 bits, with noise in the low byte, as a
+         * 16-bit photo's smooth gradients would have. */
+        uint16_t *q = reinterpret_cast<uint16_t *> (p);
+        for (size_t y = 0; y < (size_t) side; y++)
+          for (size_t x = 0; x < (size_t) side; x++)
+            for (int ch = 0; ch < 4; ch++)
+              {
+                const size_t i = (y * side + x) * 4 + ch;
+                unsigned v = 128;
+                if (photo)
+                  {
+                    const uint8_t *pixel = photo->pixels + ((y % photo->height) * photo->width
+                                                            + x % photo->width) * photo->channels;
+                    v = ch < photo->channels ? pixel[ch] : 255;
+                  }
+                q[i] = static_cast<uint16_t> (v * 256 + (gh_pattern_word (i) & 0xFF));
+              }
+      },
+      false },
+    { "flat colour",
+      [=] (uint8_t *p) {
+        const uint16_t colour[4] = { 51234, 30000, 10000, 65535 };
+        for (size_t i = 0; i < bytes; i += 8)
+          memcpy (p + i, colour, 8);
+      },
+      false },
+  };
+  for (int bins : { 4096, 65536 })
+    for (wide_input &w : inputs)
+      {
+        input in{ w.name + " 8192², " + std::to_string (bins) + " bins", 4, bytes, false, {} };
+        in.bins = bins;
+        in.bytes_per_sample = 2;
+        gh_status status = make_input (in, w.fill, w.noise);
+        if (status == GH_OK)
+          status = run_wide_input (in);
+        if (status != GH_OK)
+          return status;
+      }
   return GH_OK;
 }
 
@@ -526,6 +715,9 @@ bench::run ()
             status = run_input (in);
         }
     }
+
+  if (status == GH_OK && !options_.quick)
+    status = run_wide ();
 
   if (status == GH_OK)
     {

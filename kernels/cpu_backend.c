@@ -57,8 +57,9 @@ typedef struct
   const uint8_t *data;
   size_t bytes;
   gh_method method;
-  size_t table_words;     /* channels * GH_BINS */
-  uint32_t *thread_tables; /* threads * FASTEST_COPIES * table_words */
+  size_t table_words;     /* channels * bins */
+  int copies;             /* tables a thread: FASTEST_COPIES for 8-bit samples, else 1 */
+  uint32_t *thread_tables; /* threads * copies * table_words */
   _Atomic uint32_t *shared_table;
   volatile uint64_t read_sink;
 } cpu_run;
@@ -114,13 +115,35 @@ pool_wait (worker_pool *pool)
   pthread_mutex_unlock (&pool->lock);
 }
 
-/* This thread's part of [0, bytes): whole pixels, so that channel = offset % channels. */
+/* This thread's part of [0, bytes): whole pixels, so that channel = sample index % channels. */
 static void
-thread_share (size_t bytes, int channels, int thread, int threads, size_t *begin, size_t *end)
+thread_share (size_t bytes, size_t pixel_bytes, int thread, int threads, size_t *begin,
+              size_t *end)
 {
-  size_t pixels = bytes / (size_t) channels;
-  *begin = pixels * (size_t) thread / (size_t) threads * (size_t) channels;
-  *end = pixels * (size_t) (thread + 1) / (size_t) threads * (size_t) channels;
+  size_t pixels = bytes / pixel_bytes;
+  *begin = pixels * (size_t) thread / (size_t) threads * pixel_bytes;
+  *end = pixels * (size_t) (thread + 1) / (size_t) threads * pixel_bytes;
+}
+
+/* 16-bit samples, any bins: the same methods without the unrolled copies. */
+static void
+count_wide (cpu_run *run, const uint16_t *p, size_t n, uint32_t *table)
+{
+  const size_t channels = (size_t) run->plan.channels, bins = (size_t) run->plan.bins;
+  const int shift = run->plan.shift;
+  switch (run->method)
+    {
+    case GH_METHOD_GLOBAL_ATOMICS:
+      for (size_t i = 0; i < n; i++)
+        atomic_fetch_add_explicit (&run->shared_table[(i % channels) * bins + (p[i] >> shift)], 1,
+                                   memory_order_relaxed);
+      break;
+    default:
+      memset (table, 0, run->table_words * sizeof *table);
+      for (size_t i = 0; i < n; i++)
+        table[(i % channels) * bins + (p[i] >> shift)]++;
+      break;
+    }
 }
 
 static inline __attribute__ ((always_inline)) void
@@ -143,11 +166,18 @@ job_count (void *arg, int thread, int threads)
   const int channels = run->plan.channels;
   const size_t words = run->table_words;
   size_t begin, end;
-  thread_share (run->bytes, channels, thread, threads, &begin, &end);
+  thread_share (run->bytes, (size_t) channels * run->plan.bytes_per_sample, thread, threads,
+                &begin, &end);
   const uint8_t *p = run->data + begin;
   const size_t n = end - begin;
-  uint32_t *copies = run->thread_tables + (size_t) thread * FASTEST_COPIES * words;
+  uint32_t *copies = run->thread_tables + (size_t) thread * run->copies * words;
 
+  if (run->plan.bytes_per_sample == 2 && run->method != GH_METHOD_READ_ONLY)
+    {
+      /* Strips hold whole pixels of uint16_t, so p is aligned for them. */
+      count_wide (run, (const uint16_t *) (const void *) p, n / 2, copies);
+      return;
+    }
   switch (run->method)
     {
     case GH_METHOD_GLOBAL_ATOMICS:
@@ -208,7 +238,7 @@ fold_job (cpu_run *run)
     }
   for (int t = 0; t < run->backend->pool.count; t++)
     {
-      const uint32_t *table = run->thread_tables + (size_t) t * FASTEST_COPIES * words;
+      const uint32_t *table = run->thread_tables + (size_t) t * run->copies * words;
       for (size_t w = 0; w < words; w++)
         counts[w] += table[w];
     }
@@ -323,12 +353,13 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   run->backend = backend;
   run->plan = *plan;
   run->sink = sink;
-  run->table_words = (size_t) plan->channels * GH_BINS;
+  run->table_words = (size_t) plan->channels * plan->bins;
+  run->copies = plan->bytes_per_sample == 1 ? FASTEST_COPIES : 1;
   run->staging[0] = malloc (plan->strip_capacity);
   /* The second strip buffer only pays when counting overlaps the caller's filling. */
   run->staging[1] = plan->repetitions == 0 ? malloc (plan->strip_capacity) : NULL;
   run->thread_tables
-    = calloc ((size_t) backend->pool.count * FASTEST_COPIES * run->table_words, sizeof (uint32_t));
+    = calloc ((size_t) backend->pool.count * run->copies * run->table_words, sizeof (uint32_t));
   run->shared_table = calloc (run->table_words, sizeof (uint32_t));
   if (!run->staging[0] || (plan->repetitions == 0 && !run->staging[1]) || !run->thread_tables
       || !run->shared_table)
@@ -338,8 +369,8 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
                     "out of host memory for two strips of %zu bytes", plan->strip_capacity);
       return NULL;
     }
-  snprintf (sink->layout, sizeof sink->layout, "CPU, %d threads, %d copies each",
-            backend->pool.count, FASTEST_COPIES);
+  snprintf (sink->layout, sizeof sink->layout, "CPU, %d threads, %d cop%s of %d bins each",
+            backend->pool.count, run->copies, run->copies == 1 ? "y" : "ies", plan->bins);
   return run;
 }
 

@@ -4,6 +4,7 @@
  * comes back as a gh_status and a message, never as an exit. */
 #include "backend.h"
 #include "cuda_launch.h"
+#include "cuda_wide.h"
 
 #include <cuda_runtime.h>
 
@@ -39,6 +40,11 @@ struct cuda_run
   int event_count;
   cudaEvent_t upload_start, upload_stop;
   gh::launch_plan fastest;
+  /* 16-bit samples or more than 256 bins: the third band's strategies (cuda_wide.h). */
+  bool wide;
+  gh::wide_plan wide_fastest;
+  gh::wide_plan wide_privatized;
+  unsigned int *scratch; /* the global copies, when FASTEST uses them */
   int strips;
   gh_status deferred;     /* an error met where none could be returned */
   char deferred_message[GH_MESSAGE_SIZE];
@@ -212,6 +218,7 @@ cuda_run_free (cuda_run *run)
   cudaFree (run->device_strip);
   cudaFree (run->strip_bins);
   cudaFree (run->read_sink);
+  cudaFree (run->scratch);
   for (int m = 0; m < GH_N_METHODS; m++)
     cudaFree (run->totals[m]);
   destroy_events (run);
@@ -229,7 +236,7 @@ gh_status
 allocate_run (cuda_run *run, gh_error *error)
 {
   const gh_run_plan &plan = run->plan;
-  const size_t table = static_cast<size_t> (plan.channels) * GH_BINS;
+  const size_t table = static_cast<size_t> (plan.channels) * plan.bins;
   GH_CUDA_CHECK (cudaSetDevice (run->backend->device), "selecting the device");
   GH_CUDA_CHECK (cudaStreamCreateWithFlags (&run->stream, cudaStreamNonBlocking),
                  "creating a stream");
@@ -255,6 +262,15 @@ allocate_run (cuda_run *run, gh_error *error)
   GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table * sizeof (unsigned int), run->stream),
                  "clearing device memory");
   GH_CUDA_CHECK (cudaMalloc (&run->read_sink, sizeof (unsigned int)), "allocating device memory");
+  const size_t scratch = run->wide ? gh::wide_scratch_bytes (run->wide_fastest, plan.channels,
+                                                              plan.bins)
+                                   : 0;
+  if (scratch)
+    {
+      GH_CUDA_CHECK (cudaMalloc (&run->scratch, scratch), "allocating the global copies");
+      GH_CUDA_CHECK (cudaMemsetAsync (run->scratch, 0, scratch, run->stream),
+                     "clearing device memory");
+    }
   for (int m = 0; m < GH_N_METHODS; m++)
     if (run->sink->counts[m])
       {
@@ -299,8 +315,30 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
   run->plan = *plan;
   run->sink = sink;
 
-  gh_status status = gh::plan_fastest (backend->properties, plan->channels, plan->layout,
-                                       &run->fastest, error);
+  run->wide = plan->bytes_per_sample != 1 || plan->bins != GH_BINS;
+  gh_status status;
+  if (run->wide)
+    {
+      status = gh::plan_wide (backend->properties, plan->channels, plan->bins, plan->strategy,
+                              &run->wide_fastest, error);
+      /* The seed's pattern needs the whole table in one block; where it does not fit, the
+       * privatized row is left out rather than failed. */
+      gh_error ignored;
+      if (status == GH_OK && (plan->methods & GH_METHOD_BIT (GH_METHOD_PRIVATIZED))
+          && gh::plan_wide (backend->properties, plan->channels, plan->bins, GH_STRATEGY_SHARED,
+                            &run->wide_privatized, &ignored)
+               != GH_OK)
+        {
+          run->plan.methods &= ~GH_METHOD_BIT (GH_METHOD_PRIVATIZED);
+          free (sink->counts[GH_METHOD_PRIVATIZED]);
+          free (sink->rep_ms[GH_METHOD_PRIVATIZED]);
+          sink->counts[GH_METHOD_PRIVATIZED] = nullptr;
+          sink->rep_ms[GH_METHOD_PRIVATIZED] = nullptr;
+        }
+    }
+  else
+    status = gh::plan_fastest (backend->properties, plan->channels, plan->layout, &run->fastest,
+                               error);
   if (status == GH_OK)
     status = allocate_run (run, error);
   if (status != GH_OK)
@@ -308,7 +346,11 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
       cuda_run_free (run);
       return nullptr;
     }
-  gh::describe_plan (run->fastest, plan->channels, sink->layout, sizeof sink->layout);
+  if (run->wide)
+    gh::describe_wide_plan (run->wide_fastest, plan->channels, plan->bins, sink->layout,
+                            sizeof sink->layout);
+  else
+    gh::describe_plan (run->fastest, plan->channels, sink->layout, sizeof sink->layout);
   return run;
 }
 
@@ -339,8 +381,25 @@ launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
       gh::launch_read_only (run->device_strip, bytes, run->read_sink, 1, 4096, run->stream);
       GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
     }
-  gh::launch_method (method, channels, backend->properties, run->fastest, run->device_strip, bytes,
-                     run->strip_bins, run->read_sink, run->stream);
+  if (!run->wide || method == GH_METHOD_READ_ONLY)
+    gh::launch_method (method, channels, backend->properties, run->fastest, run->device_strip,
+                       bytes, run->strip_bins, run->read_sink, run->stream);
+  else
+    {
+      const uint16_t *samples = reinterpret_cast<const uint16_t *> (run->device_strip);
+      const size_t n = bytes / 2;
+      const int bins = run->plan.bins, shift = run->plan.shift;
+      if (method == GH_METHOD_GLOBAL_ATOMICS)
+        gh::launch_wide_global_atomics (channels, samples, n, shift, bins, run->strip_bins,
+                                        gh::full_grid (backend->properties, 256), 256,
+                                        run->stream);
+      else
+        gh::launch_wide_fastest (channels,
+                                 method == GH_METHOD_FASTEST ? run->wide_fastest
+                                                             : run->wide_privatized,
+                                 samples, n, shift, bins, run->strip_bins, run->scratch,
+                                 run->stream);
+    }
   GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
   return GH_OK;
 }
@@ -348,7 +407,7 @@ launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
 gh_status
 fold (cuda_run *run, gh_method method, gh_error *error)
 {
-  const int count = run->plan.channels * GH_BINS;
+  const int count = run->plan.channels * run->plan.bins;
   gh::launch_fold (run->strip_bins, run->totals[method], count, run->stream);
   GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
   return GH_OK;
@@ -359,7 +418,7 @@ gh_status
 count_strip (cuda_run *run, size_t bytes, gh_error *error)
 {
   const gh_run_plan &plan = run->plan;
-  const size_t table_bytes = static_cast<size_t> (plan.channels) * GH_BINS * sizeof (unsigned int);
+  const size_t table_bytes = static_cast<size_t> (plan.channels) * plan.bins * sizeof (unsigned int);
   if (plan.repetitions == 0)
     {
       gh_status status = launch_method (run, GH_METHOD_FASTEST, bytes, error);
@@ -468,17 +527,16 @@ gh_status
 collect (cuda_run *run, gh_error *error)
 {
   GH_CUDA_CHECK (cudaStreamSynchronize (run->stream), "finishing the count");
-  const size_t table = static_cast<size_t> (run->plan.channels) * GH_BINS;
+  const size_t table = static_cast<size_t> (run->plan.channels) * run->plan.bins;
   for (int m = 0; m < GH_N_METHODS; m++)
     {
-      if (!run->totals[m])
+      if (!run->totals[m] || !run->sink->counts[m])
         continue;
-      unsigned long long host[GH_MAX_CHANNELS * GH_BINS];
-      GH_CUDA_CHECK (cudaMemcpy (host, run->totals[m], table * sizeof host[0],
+      /* Same width as the sink's uint64_t: copy straight into it, then nothing to add. */
+      static_assert (sizeof (unsigned long long) == sizeof (uint64_t), "64-bit counts");
+      GH_CUDA_CHECK (cudaMemcpy (run->sink->counts[m], run->totals[m], table * sizeof (uint64_t),
                                  cudaMemcpyDeviceToHost),
                      "reading the counts back");
-      for (size_t i = 0; i < table; i++)
-        run->sink->counts[m][i] += host[i];
     }
   return GH_OK;
 }

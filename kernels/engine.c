@@ -83,6 +83,12 @@ parse_size (const char *text)
   return *end ? 0 : (size_t) value;
 }
 
+static int
+valid_bins (int bins)
+{
+  return bins >= GH_BINS && bins <= GH_MAX_BINS && (bins & (bins - 1)) == 0;
+}
+
 static gh_fault
 parse_fault (const char *text)
 {
@@ -132,6 +138,14 @@ gh_engine_new (const gh_options *options, gh_error *error)
                     "repetitions, threads and device must not be negative");
       return NULL;
     }
+  if (!valid_bins (options->bins ? options->bins : GH_BINS))
+    {
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                    "%d bins: a channel takes 256, 1024, 4096, 16384 or 65536 bins (a power of two "
+                    "from 256 to 65536)",
+                    options->bins);
+      return NULL;
+    }
 
   gh_engine *engine = calloc (1, sizeof *engine);
   if (!engine)
@@ -140,6 +154,8 @@ gh_engine_new (const gh_options *options, gh_error *error)
       return NULL;
     }
   engine->options = *options;
+  if (engine->options.bins == 0)
+    engine->options.bins = GH_BINS;
   if (engine->options.warmup < 0)
     engine->options.warmup = 1;
   if (engine->options.methods == 0)
@@ -221,6 +237,20 @@ gh_engine_set_methods (gh_engine *engine, unsigned methods, int repetitions)
   engine->options.repetitions = repetitions < 0 ? 0 : repetitions;
 }
 
+gh_status
+gh_engine_set_bins (gh_engine *engine, int bins, gh_strategy strategy, gh_error *error)
+{
+  if (!valid_bins (bins) || strategy < GH_STRATEGY_AUTO || strategy > GH_STRATEGY_GLOBAL_COPIES)
+    {
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                    "%d bins: a channel takes 256, 1024, 4096, 16384 or 65536 bins", bins);
+      return GH_ERROR_INVALID_ARGUMENT;
+    }
+  engine->options.bins = bins;
+  engine->options.strategy = strategy;
+  return GH_OK;
+}
+
 static void
 free_sink (gh_run_sink *sink)
 {
@@ -243,15 +273,27 @@ free_run (gh_run *run)
 gh_run *
 gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *error)
 {
-  if (!engine || width <= 0 || height <= 0 || channels < 1 || channels > GH_MAX_CHANNELS)
+  return gh_run_begin_samples (engine, width, height, channels, 1, error);
+}
+
+gh_run *
+gh_run_begin_samples (gh_engine *engine, int width, int height, int channels,
+                      int bytes_per_sample, gh_error *error)
+{
+  if (!engine || width <= 0 || height <= 0 || channels < 1 || channels > GH_MAX_CHANNELS
+      || bytes_per_sample < 1 || bytes_per_sample > 2)
     {
       gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
-                    "an image needs a width and height of at least 1 and 1 to 4 channels "
-                    "(got %d x %d, %d channels)",
-                    width, height, channels);
+                    "an image needs a width and height of at least 1, 1 to 4 channels and 1 or 2 "
+                    "bytes a sample (got %d x %d, %d channels, %d bytes)",
+                    width, height, channels, bytes_per_sample);
       return NULL;
     }
-  size_t row_bytes = (size_t) width * (size_t) channels;
+  const int bins = bytes_per_sample == 1 ? GH_BINS : engine->options.bins;
+  int shift = 0;
+  while ((1 << (8 * bytes_per_sample - shift)) > bins)
+    shift++;
+  size_t row_bytes = (size_t) width * (size_t) channels * (size_t) bytes_per_sample;
 
   /* Two staging strips fit the budget; below 2^31 bytes each so that no bin of a strip can pass
    * 2^32 in the backends' 32-bit counters. */
@@ -284,6 +326,10 @@ gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *
 
   gh_run_plan *plan = &run->plan;
   plan->channels = channels;
+  plan->bytes_per_sample = bytes_per_sample;
+  plan->bins = bins;
+  plan->shift = shift;
+  plan->strategy = engine->options.strategy;
   plan->strip_capacity = max_rows * row_bytes;
   plan->repetitions = engine->options.repetitions;
   plan->methods = plan->repetitions > 0 ? engine->options.methods
@@ -298,7 +344,7 @@ gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *
       if (!(plan->methods & GH_METHOD_BIT (m)))
         continue;
       if (m != GH_METHOD_READ_ONLY)
-        run->sink.counts[m] = calloc ((size_t) channels * GH_BINS, sizeof (uint64_t));
+        run->sink.counts[m] = calloc ((size_t) channels * bins, sizeof (uint64_t));
       if (plan->repetitions > 0)
         run->sink.rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double));
       if ((m != GH_METHOD_READ_ONLY && !run->sink.counts[m])
@@ -392,7 +438,7 @@ gh_run_finish (gh_run *run, gh_result *result, gh_error *error)
     }
 
   /* Every method that counted must agree; FASTEST's counts are the result when it ran. */
-  const size_t n = (size_t) run->channels * GH_BINS;
+  const size_t n = (size_t) run->channels * run->plan.bins;
   int chosen = -1;
   static const gh_method preference[] = { GH_METHOD_FASTEST, GH_METHOD_PRIVATIZED,
                                           GH_METHOD_GLOBAL_ATOMICS };
@@ -430,9 +476,9 @@ gh_run_finish (gh_run *run, gh_result *result, gh_error *error)
   if (status == GH_OK)
     {
       result->channels = run->channels;
-      result->bins = GH_BINS;
+      result->bins = run->plan.bins;
       result->samples = (uint64_t) run->width * (uint64_t) run->height;
-      result->bytes = result->samples * (uint64_t) run->channels;
+      result->bytes = result->samples * (uint64_t) run->channels * run->plan.bytes_per_sample;
       for (int m = 0; m < GH_N_METHODS; m++)
         result->timing[m] = summarise (run->sink.rep_ms[m], run->plan.repetitions);
       if (engine->uses_gpu && run->plan.repetitions > 0)
@@ -475,12 +521,13 @@ gpu_error_worth_a_retry (gh_status status)
 
 static gh_status
 histogram_buffer_once (gh_engine *engine, const uint8_t *pixels, int width, int height,
-                       int channels, size_t stride, gh_result *result, gh_error *error)
+                       int channels, int bytes_per_sample, size_t stride, gh_result *result,
+                       gh_error *error)
 {
-  gh_run *run = gh_run_begin (engine, width, height, channels, error);
+  gh_run *run = gh_run_begin_samples (engine, width, height, channels, bytes_per_sample, error);
   if (!run)
     return error ? error->status : GH_ERROR_INVALID_ARGUMENT;
-  const size_t row_bytes = (size_t) width * (size_t) channels;
+  const size_t row_bytes = run->row_bytes;
   for (int y = 0; y < height;)
     {
       int rows;
@@ -498,27 +545,42 @@ histogram_buffer_once (gh_engine *engine, const uint8_t *pixels, int width, int 
   return gh_run_finish (run, result, error);
 }
 
-gh_status
-gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height,
-                     int channels, size_t stride, gh_result *result, gh_error *error)
+static gh_status
+histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height, int channels,
+                  int bytes_per_sample, size_t stride, gh_result *result, gh_error *error)
 {
   if (!pixels || width <= 0 || height <= 0 || channels < 1 || channels > GH_MAX_CHANNELS
-      || stride < (size_t) width * (size_t) channels)
+      || stride < (size_t) width * (size_t) channels * (size_t) bytes_per_sample)
     {
       gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
                     "bad image: %d x %d, %d channels, stride %zu", width, height, channels,
                     stride);
       return GH_ERROR_INVALID_ARGUMENT;
     }
-  gh_status status
-    = histogram_buffer_once (engine, pixels, width, height, channels, stride, result, error);
+  gh_status status = histogram_buffer_once (engine, pixels, width, height, channels,
+                                            bytes_per_sample, stride, result, error);
   if (gpu_error_worth_a_retry (status) && engine->uses_gpu)
     {
       gh_engine_fall_back_to_cpu (engine, error ? error->message : NULL);
-      status
-        = histogram_buffer_once (engine, pixels, width, height, channels, stride, result, error);
+      status = histogram_buffer_once (engine, pixels, width, height, channels, bytes_per_sample,
+                                      stride, result, error);
     }
   return status;
+}
+
+gh_status
+gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height,
+                     int channels, size_t stride, gh_result *result, gh_error *error)
+{
+  return histogram_buffer (engine, pixels, width, height, channels, 1, stride, result, error);
+}
+
+gh_status
+gh_histogram_buffer16 (gh_engine *engine, const uint16_t *pixels, int width, int height,
+                       int channels, size_t stride_bytes, gh_result *result, gh_error *error)
+{
+  return histogram_buffer (engine, (const uint8_t *) pixels, width, height, channels, 2,
+                           stride_bytes, result, error);
 }
 
 gh_status
@@ -574,5 +636,21 @@ gh_reference_count (const uint8_t *pixels, int width, int height, int channels, 
       for (int x = 0; x < width; x++)
         for (int c = 0; c < channels; c++)
           counts[c * GH_BINS + row[(size_t) x * channels + c]]++;
+    }
+}
+
+void
+gh_reference_count16 (const uint16_t *pixels, int width, int height, int channels,
+                      size_t stride_bytes, int bins, uint64_t *counts)
+{
+  int shift = 0;
+  while ((65536 >> shift) > bins)
+    shift++;
+  for (int y = 0; y < height; y++)
+    {
+      const uint16_t *row = (const uint16_t *) ((const uint8_t *) pixels + (size_t) y * stride_bytes);
+      for (int x = 0; x < width; x++)
+        for (int c = 0; c < channels; c++)
+          counts[(size_t) c * bins + (row[(size_t) x * channels + c] >> shift)]++;
     }
 }

@@ -56,6 +56,8 @@ typedef struct
   int bench;         /* --bench: the kernels' benchmark, no input file */
   const char *photo; /* --photo: the image tiled into the benchmark's photo inputs */
   int quick;
+  int bins;             /* --bins; 0: 256 */
+  gh_strategy strategy; /* --strategy, for wide tables */
 } cli_options;
 
 #define DEFAULT_TIMED_REPETITIONS 5
@@ -81,6 +83,10 @@ print_usage (FILE *out)
          "  -o, --output FILE      write to FILE instead of standard output\n"
          "  --memory-budget BYTES  cap pinned and device memory (suffix K, M or G allowed)\n"
          "  --quiet                do not print the backend line on standard error\n"
+         "  --bins N               bins a channel for 16-bit images (maxval 65535): 256\n"
+         "                         (default), 1024, 4096, 16384 or 65536\n"
+         "  --strategy S           how the GPU counts more bins than fit a block: auto\n"
+         "                         (default), shared, narrow, sliced or global-copies\n"
          "  --bench                the kernels' benchmark on the GPU (Markdown tables); with\n"
          "                         --repetitions N (default 20), --photo FILE (a PPM/PAM tiled\n"
          "                         into the photo rows) and --quick (the smaller inputs only)\n"
@@ -205,7 +211,8 @@ enum
   OPTION_BENCH,
   OPTION_PHOTO,
   OPTION_QUICK,
-  /* ---- Reserved for the lead: OPTION_BINS (issue 8) goes here. ---- */
+  OPTION_BINS,
+  OPTION_STRATEGY,
 };
 
 static const struct option long_options[] = {
@@ -222,7 +229,8 @@ static const struct option long_options[] = {
   { "bench", no_argument, NULL, OPTION_BENCH },
   { "photo", required_argument, NULL, OPTION_PHOTO },
   { "quick", no_argument, NULL, OPTION_QUICK },
-  /* ---- Reserved for the lead: "bins" (issue 8) goes here. ---- */
+  { "bins", required_argument, NULL, OPTION_BINS },
+  { "strategy", required_argument, NULL, OPTION_STRATEGY },
   { NULL, 0, NULL, 0 },
 };
 
@@ -304,7 +312,25 @@ parse_arguments (int argc, char **argv, cli_options *options)
       case OPTION_QUICK:
         options->quick = 1;
         break;
-      /* ---- Reserved for the lead: case OPTION_BINS (issue 8). */
+      case OPTION_BINS:
+        if (!parse_integer (optarg, 256, 65536, &number)
+            || (number & (number - 1)) != 0)
+          return usage_error ("--bins takes 256, 1024, 4096, 16384 or 65536, not '%s'", optarg);
+        options->bins = (int) number;
+        break;
+      case OPTION_STRATEGY:
+        {
+          static const char *const strategy_names[]
+            = { "auto", "shared", "narrow", "sliced", "global-copies" };
+          for (i = 0; i < 5 && strcmp (optarg, strategy_names[i]) != 0; i++)
+            ;
+          if (i == 5)
+            return usage_error ("--strategy takes auto, shared, narrow, sliced or global-copies, "
+                                "not '%s'",
+                                optarg);
+          options->strategy = (gh_strategy) i;
+        }
+        break;
       case ':':
         return usage_error ("%s needs a value", argv[optind - 1]);
       default:
@@ -336,6 +362,30 @@ parse_arguments (int argc, char **argv, cli_options *options)
       options->backend = GH_BACKEND_CPU;
     }
   return -1;
+}
+
+/* Netpbm stores 16-bit samples big-endian; the engine takes them in the host's order. */
+static gh_status
+count_16bit (gh_engine *engine, const pnm_image *image, gh_result *result, gh_error *error)
+{
+  const size_t row = (size_t) image->width * image->channels;
+  uint16_t *samples = malloc (row * image->height * sizeof *samples);
+  if (!samples)
+    {
+      snprintf (error->message, sizeof error->message, "out of memory for %zu samples",
+                row * image->height);
+      error->status = GH_ERROR_OUT_OF_MEMORY;
+      return error->status;
+    }
+  for (int y = 0; y < image->height; y++)
+    for (int x = 0; x < image->width; x++)
+      for (int c = 0; c < image->channels; c++)
+        samples[(size_t) y * row + (size_t) x * image->channels + c]
+          = (uint16_t) pnm_image_sample (image, x, y, c);
+  gh_status status = gh_histogram_buffer16 (engine, samples, image->width, image->height,
+                                            image->channels, row * sizeof *samples, result, error);
+  free (samples);
+  return status;
 }
 
 /* gpuhist --bench: the kernels on the GPU, as Markdown tables on standard output. */
@@ -490,19 +540,22 @@ main (int argc, char **argv)
       return EXIT_BAD_INPUT;
     }
 
-  /* ---- Reserved for the lead (issue 8): 16-bit samples and --bins replace this check. ---- */
-  if (image.maxval != 255)
+  /* 8-bit files (maxval 255) count into 256 bins; 16-bit files (maxval 65535) into --bins. */
+  if (image.maxval != 255 && image.maxval != 65535)
     {
-      if (image.bytes_per_sample == 2)
-        fprintf (stderr,
-                 "gpuhist: %s: 16-bit samples (maxval %u) are not supported yet: gpuhist reads "
-                 "8-bit images with maxval 255\n",
-                 input_name, image.maxval);
-      else
-        fprintf (stderr,
-                 "gpuhist: %s: maxval %u is not supported yet: gpuhist reads 8-bit images with "
-                 "maxval 255\n",
-                 input_name, image.maxval);
+      fprintf (stderr,
+               "gpuhist: %s: maxval %u is not supported: gpuhist reads 8-bit images with maxval "
+               "255 and 16-bit images with maxval 65535\n",
+               input_name, image.maxval);
+      pnm_image_clear (&image);
+      return EXIT_BAD_INPUT;
+    }
+  if (image.bytes_per_sample == 1 && options.bins > GH_BINS)
+    {
+      fprintf (stderr,
+               "gpuhist: %s: an 8-bit image has 256 levels; --bins %d applies to 16-bit images "
+               "(maxval 65535)\n",
+               input_name, options.bins);
       pnm_image_clear (&image);
       return EXIT_BAD_INPUT;
     }
@@ -510,6 +563,8 @@ main (int argc, char **argv)
   gh_options_init (&engine_options);
   engine_options.backend = options.backend;
   engine_options.memory_budget = options.memory_budget;
+  engine_options.bins = options.bins;
+  engine_options.strategy = options.strategy;
   plan_methods (&options, &engine_options.methods, &engine_options.repetitions);
   /* Global and private asked for once are counts, not a benchmark: no warm-up run. */
   if (options.repetitions <= 0
@@ -524,8 +579,11 @@ main (int argc, char **argv)
       return EXIT_BAD_INPUT;
     }
 
-  status = gh_histogram_buffer (engine, image.pixels, image.width, image.height, image.channels,
-                                image.stride, &result, &error);
+  if (image.bytes_per_sample == 2)
+    status = count_16bit (engine, &image, &result, &error);
+  else
+    status = gh_histogram_buffer (engine, image.pixels, image.width, image.height,
+                                  image.channels, image.stride, &result, &error);
   if (status != GH_OK)
     {
       fprintf (stderr, "gpuhist: %s: %s (%s)\n", input_name, error.message,

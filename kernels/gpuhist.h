@@ -4,8 +4,9 @@
  * the gpuhist command-line tool.  It is plain C with no GLib, so that the engine builds on a
  * machine that has a CUDA toolkit and nothing else.
  *
- * What the engine does: it turns interleaved 8-bit samples (1 to 4 channels) into exact 64-bit
- * per-channel histograms of 256 bins, on an NVIDIA GPU or on the CPU, and times how it did it.
+ * What the engine does: it turns interleaved 8-bit or 16-bit samples (1 to 4 channels) into exact
+ * 64-bit per-channel histograms (256 bins, or up to 65536 for 16-bit samples), on an NVIDIA GPU
+ * or on the CPU, and times how it did it.
  *
  * How a caller uses it:
  *
@@ -53,7 +54,8 @@ extern "C" {
 #endif
 
 #define GH_MAX_CHANNELS 4
-#define GH_BINS 256
+#define GH_BINS 256        /* the default, and the only count for 8-bit samples */
+#define GH_MAX_BINS 65536  /* every level of a 16-bit sample */
 #define GH_MESSAGE_SIZE 512
 #define GH_DEFAULT_MEMORY_BUDGET ((size_t) 256 << 20)
 
@@ -118,6 +120,17 @@ typedef enum
   GH_LAYOUT_SINGLE   /* one table per block, as the seed does */
 } gh_layout;
 
+/* How FASTEST counts when the tables are larger than 256 bins of 8-bit samples (16-bit samples,
+ * or bins = 1024 ... 65536); AUTO picks from the device's shared memory and the bin count. */
+typedef enum
+{
+  GH_STRATEGY_AUTO = 0,
+  GH_STRATEGY_SHARED,        /* one 32-bit copy of the tables per block in shared memory */
+  GH_STRATEGY_NARROW,        /* 16-bit counters in shared memory, flushed before they overflow */
+  GH_STRATEGY_SLICED,        /* a slice of the bins per pass; the input is read once a slice */
+  GH_STRATEGY_GLOBAL_COPIES  /* a handful of full copies in global memory, merged at the end */
+} gh_strategy;
+
 /* Synthetic inputs, made where the counting happens (on the device for the GPU backend). */
 typedef enum
 {
@@ -135,6 +148,8 @@ typedef struct
   gh_layout layout;     /* FASTEST's layout; AUTO unless a comparison forces one */
   int cpu_threads;      /* 0: one per core */
   int device;           /* CUDA device ordinal */
+  int bins;             /* per channel: 256 (0 means 256), 1024, 4096, 16384 or 65536 */
+  gh_strategy strategy; /* wide tables only: AUTO unless a comparison forces one */
 } gh_options;
 
 /* Fills *options with the defaults: AUTO backend, FASTEST only, no repetitions. */
@@ -163,7 +178,7 @@ typedef struct
 typedef struct
 {
   int channels;
-  int bins;           /* GH_BINS */
+  int bins;           /* per channel */
   uint64_t *counts;   /* channels * bins, channel by channel; owned, see gh_result_clear */
   uint64_t samples;   /* samples counted per channel (the pixel count) */
   uint64_t bytes;     /* bytes read per pass */
@@ -195,11 +210,20 @@ void gh_engine_fall_back_to_cpu (gh_engine *engine, const char *reason);
 
 /* Changes the methods and repetitions of later runs. */
 void gh_engine_set_methods (gh_engine *engine, unsigned methods, int repetitions);
+/* Changes the bins of later runs: a power of two from 256 to 65536; GH_OK or INVALID_ARGUMENT. */
+gh_status gh_engine_set_bins (gh_engine *engine, int bins, gh_strategy strategy, gh_error *error);
 
+/* A run over 8-bit samples: 256 bins, whatever the engine's bins. */
 gh_run *gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *error);
+/* A run over samples of 1 or 2 bytes (uint16_t in the host's byte order), binned into the
+ * engine's bins: a 16-bit sample v lands in bin v * bins / 65536.  8-bit samples take 256 bins
+ * only. */
+gh_run *gh_run_begin_samples (gh_engine *engine, int width, int height, int channels,
+                              int bytes_per_sample, gh_error *error);
 uint8_t *gh_run_strip_buffer (gh_run *run, int *max_rows);
 gh_status gh_run_submit_strip (gh_run *run, int rows, gh_error *error);
-/* Fills *result (which the caller clears) and frees the run, successful or not. */
+/* Rows are width * channels * bytes_per_sample bytes, packed.
+ * Fills *result (which the caller clears) and frees the run, successful or not. */
 gh_status gh_run_finish (gh_run *run, gh_result *result, gh_error *error);
 /* Frees a run that will not be finished (cancelled, or the caller hit an error). */
 void gh_run_abort (gh_run *run);
@@ -208,6 +232,10 @@ void gh_run_abort (gh_run *run);
  * falls back to the CPU and runs again. */
 gh_status gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height,
                                int channels, size_t stride, gh_result *result, gh_error *error);
+/* The same for 16-bit samples (uint16_t, host byte order), in the engine's bins. */
+gh_status gh_histogram_buffer16 (gh_engine *engine, const uint16_t *pixels, int width,
+                                 int height, int channels, size_t stride_bytes, gh_result *result,
+                                 gh_error *error);
 
 /* Runs the configured methods on a synthetic image of this size, made on the device for the GPU
  * backend (no upload), so that contention can be compared with the user's own image. */
@@ -218,6 +246,9 @@ gh_status gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width
  * Adds into counts (channels * GH_BINS). */
 void gh_reference_count (const uint8_t *pixels, int width, int height, int channels,
                          size_t stride, uint64_t *counts);
+/* The same for 16-bit samples into `bins` bins a channel (channels * bins counts). */
+void gh_reference_count16 (const uint16_t *pixels, int width, int height, int channels,
+                           size_t stride_bytes, int bins, uint64_t *counts);
 
 /* Statistics of one channel's histogram. */
 typedef struct
@@ -238,6 +269,7 @@ void gh_stats_compute (const uint64_t *counts, int bins, gh_channel_stats *stats
 const char *gh_method_name (gh_method method);
 const char *gh_timing_name (gh_timing_kind kind);
 const char *gh_status_name (gh_status status);
+const char *gh_strategy_name (gh_strategy strategy);
 
 /* Results as text.  channel_names holds result->channels names ("red", "green", "blue",
  * "alpha", "gray").  CSV: a header "bin,<names>" then one row per bin.  JSON: counts,

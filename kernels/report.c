@@ -28,6 +28,13 @@ gh_status_name (gh_status status)
   return (size_t) status < sizeof names / sizeof names[0] ? names[status] : "unknown";
 }
 
+const char *
+gh_strategy_name (gh_strategy strategy)
+{
+  static const char *const names[] = { "auto", "shared", "narrow", "sliced", "global copies" };
+  return (size_t) strategy < sizeof names / sizeof names[0] ? names[strategy] : "unknown";
+}
+
 double
 gh_timing_gbps (const gh_result *result, gh_timing_kind kind)
 {

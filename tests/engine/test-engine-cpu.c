@@ -369,6 +369,79 @@ test_backend_choice (void)
   unsetenv ("GPUHIST_MEMORY_BUDGET");
 }
 
+/* 16-bit samples at every bin count, every CPU method, against the reference. */
+static void
+test_wide_bins (void)
+{
+  for (size_t k = 0; k < sizeof test_bin_counts / sizeof test_bin_counts[0]; k++)
+    for (int round = 0; round < 4; round++)
+      {
+        const int bins = test_bin_counts[k];
+        const int channels = 1 + (int) (test_random () % 4);
+        const int width = 1 + (int) (test_random () % 300), height = 1 + (int) (test_random () % 30);
+        const size_t stride = ((size_t) width * channels + (size_t) (test_random () % 3)) * 2;
+        const image_kind kind = (image_kind) (round % N_IMAGE_KINDS);
+        uint16_t *pixels = test_image16 (kind, width, height, channels, stride);
+        uint64_t *expected = calloc ((size_t) channels * bins, sizeof *expected);
+        gh_reference_count16 (pixels, width, height, channels, stride, bins, expected);
+        gh_options options;
+        gh_options_init (&options);
+        options.backend = GH_BACKEND_CPU;
+        options.methods = GH_ALL_METHODS;
+        options.repetitions = 1;
+        options.bins = bins;
+        options.memory_budget = round % 2 ? 0 : 2 * stride * 3;
+        gh_error error;
+        gh_engine *engine = gh_engine_new (&options, &error);
+        gh_result result;
+        gh_status status = gh_histogram_buffer16 (engine, pixels, width, height, channels, stride,
+                                                  &result, &error);
+        char what[128];
+        snprintf (what, sizeof what, "16-bit %s %dx%d, %d ch, %d bins", image_kind_names[kind],
+                  width, height, channels, bins);
+        CHECK (status == GH_OK, "%s: %s", what, error.message);
+        if (status == GH_OK)
+          {
+            CHECK (result.bins == bins && result.bytes == (uint64_t) width * height * channels * 2,
+                   "%s: %d bins, %" PRIu64 " bytes", what, result.bins, result.bytes);
+            test_counts_equal_bins (result.counts, expected, channels, bins, what);
+          }
+        gh_result_clear (&result);
+        gh_engine_free (engine);
+        free (expected);
+        free (pixels);
+      }
+
+  /* Bin counts that are not powers of two from 256 to 65536 are refused; so are 8-bit samples in
+   * more than 256 bins, which have only 256 levels to count. */
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CPU;
+  gh_error error;
+  static const int bad_bins[] = { 100, 128, 1000, 131072, -1 };
+  for (size_t i = 0; i < sizeof bad_bins / sizeof bad_bins[0]; i++)
+    {
+      options.bins = bad_bins[i];
+      CHECK (gh_engine_new (&options, &error) == NULL && error.status == GH_ERROR_INVALID_ARGUMENT,
+             "%d bins accepted", bad_bins[i]);
+    }
+  options.bins = 4096;
+  gh_engine *engine = gh_engine_new (&options, &error);
+  gh_run *run = gh_run_begin (engine, 4, 4, 1, &error);
+  int rows;
+  uint8_t *strip = gh_run_strip_buffer (run, &rows);
+  memset (strip, 9, 16);
+  gh_run_submit_strip (run, 4, &error);
+  gh_result result;
+  CHECK (gh_run_finish (run, &result, &error) == GH_OK && result.bins == GH_BINS
+           && result.counts[9] == 16,
+         "8-bit samples must count into 256 bins");
+  gh_result_clear (&result);
+  CHECK (gh_engine_set_bins (engine, 3000, GH_STRATEGY_AUTO, &error) == GH_ERROR_INVALID_ARGUMENT,
+         "3000 bins accepted");
+  gh_engine_free (engine);
+}
+
 int
 main (void)
 {
@@ -380,5 +453,6 @@ main (void)
   test_statistics ();
   test_csv_and_json ();
   test_backend_choice ();
+  test_wide_bins ();
   return test_finish ("test-engine-cpu");
 }

@@ -203,6 +203,83 @@ test_forced_layout_errors (void)
   gh_engine_free (engine);
 }
 
+/* The third band: every strategy, forced, at every bin count, on 16-bit samples. */
+static void
+test_wide_strategies (void)
+{
+  static const gh_strategy strategies[] = { GH_STRATEGY_AUTO, GH_STRATEGY_SHARED,
+                                            GH_STRATEGY_NARROW, GH_STRATEGY_SLICED,
+                                            GH_STRATEGY_GLOBAL_COPIES };
+  const int rounds = test_rounds (2);
+  for (size_t k = 0; k < sizeof test_bin_counts / sizeof test_bin_counts[0]; k++)
+    for (int round = 0; round < rounds; round++)
+      {
+        const int bins = test_bin_counts[k];
+        const int channels = 1 + (int) ((k + round) % 4);
+        const int width = 1 + (int) (test_random () % 1500);
+        const int height = 1 + (int) (test_random () % 200);
+        const size_t stride = ((size_t) width * channels + (size_t) (test_random () % 2)) * 2;
+        const image_kind kind = (image_kind) ((k + round) % N_IMAGE_KINDS);
+        uint16_t *pixels = test_image16 (kind, width, height, channels, stride);
+        uint64_t *expected = calloc ((size_t) channels * bins, sizeof *expected);
+        gh_reference_count16 (pixels, width, height, channels, stride, bins, expected);
+        for (size_t s = 0; s < sizeof strategies / sizeof strategies[0]; s++)
+          {
+            gh_options options;
+            gh_options_init (&options);
+            options.backend = GH_BACKEND_CUDA;
+            options.methods = s == 0 ? GH_ALL_METHODS : GH_METHOD_BIT (GH_METHOD_FASTEST);
+            options.repetitions = 1;
+            options.bins = bins;
+            options.strategy = strategies[s];
+            options.memory_budget = round ? 2 * stride * 17 : 0;
+            gh_error error;
+            gh_engine *engine = gh_engine_new (&options, &error);
+            gh_result result;
+            char what[160];
+            snprintf (what, sizeof what, "16-bit %s %dx%d, %d ch, %d bins, strategy %s",
+                      image_kind_names[kind], width, height, channels, bins,
+                      gh_strategy_name (strategies[s]));
+            gh_status status = gh_histogram_buffer16 (engine, pixels, width, height, channels,
+                                                      stride, &result, &error);
+            if (status == GH_ERROR_UNSUPPORTED)
+              {
+                /* Only a table that cannot fit may be refused, and the message says so. */
+                CHECK ((strategies[s] == GH_STRATEGY_SHARED || strategies[s] == GH_STRATEGY_NARROW)
+                         && strstr (error.message, "KiB of shared memory") != NULL,
+                       "%s: refused: %s", what, error.message);
+              }
+            else
+              {
+                CHECK (status == GH_OK && result.used_gpu, "%s: %s", what,
+                       status == GH_OK ? result.backend : error.message);
+                if (status == GH_OK)
+                  test_counts_equal_bins (result.counts, expected, channels, bins, what);
+              }
+            gh_result_clear (&result);
+            gh_engine_free (engine);
+          }
+        free (expected);
+        free (pixels);
+      }
+
+  /* 65536 bins of four channels fit no GPU's shared memory as 32-bit counters: forcing the shared
+   * strategy is a clear error before any launch. */
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CUDA;
+  options.bins = 65536;
+  options.strategy = GH_STRATEGY_SHARED;
+  gh_error error;
+  gh_engine *engine = gh_engine_new (&options, &error);
+  gh_run *run = gh_run_begin_samples (engine, 8, 8, 4, 2, &error);
+  CHECK (run == NULL && error.status == GH_ERROR_UNSUPPORTED
+           && strstr (error.message, "1024 KiB of shared memory"),
+         "forced shared at 65536 bins: %s", run ? "accepted" : error.message);
+  gh_run_abort (run);
+  gh_engine_free (engine);
+}
+
 int
 main (void)
 {
@@ -224,5 +301,6 @@ main (void)
   if (!getenv ("GPUHIST_TEST_NO_FAULTS"))
     test_faults ();
   test_forced_layout_errors ();
+  test_wide_strategies ();
   return test_finish ("test-engine-gpu");
 }

@@ -90,21 +90,59 @@ test_image (image_kind kind, int width, int height, int channels, size_t stride)
   return pixels;
 }
 
+/* A 16-bit image; flat, noise, gradient or a few levels, like test_image.  stride in bytes. */
+static inline uint16_t *
+test_image16 (image_kind kind, int width, int height, int channels, size_t stride)
+{
+  uint16_t *pixels = malloc (stride * (size_t) height + 2);
+  if (!pixels)
+    return NULL;
+  memset (pixels, 0xEE, stride * (size_t) height + 2);
+  const uint16_t flat = (uint16_t) test_random ();
+  for (int y = 0; y < height; y++)
+    {
+      uint16_t *row = (uint16_t *) ((uint8_t *) pixels + (size_t) y * stride);
+      for (int x = 0; x < width; x++)
+        for (int c = 0; c < channels; c++)
+          {
+            uint16_t v;
+            switch (kind)
+              {
+              case IMAGE_FLAT: v = (uint16_t) (flat + c); break;
+              case IMAGE_NOISE: v = (uint16_t) test_random (); break;
+              case IMAGE_GRADIENT: v = (uint16_t) ((x * 65536 / width + y * 7 + c * 9000) & 65535); break;
+              default: v = (uint16_t) ((test_random () % 3) * 30000); break;
+              }
+            row[(size_t) x * channels + c] = v;
+          }
+    }
+  return pixels;
+}
+
 /* Compares counts with the reference count of the same pixels; returns 1 when equal. */
 static inline int
-test_counts_equal (const uint64_t *counts, const uint64_t *expected, int channels,
-                   const char *what)
+test_counts_equal_bins (const uint64_t *counts, const uint64_t *expected, int channels, int bins,
+                        const char *what)
 {
-  for (int i = 0; i < channels * GH_BINS; i++)
+  for (int i = 0; i < channels * bins; i++)
     if (counts[i] != expected[i])
       {
         CHECK (counts[i] == expected[i],
                "%s: channel %d bin %d: %" PRIu64 " counted, %" PRIu64 " expected", what,
-               i / GH_BINS, i % GH_BINS, counts[i], expected[i]);
+               i / bins, i % bins, counts[i], expected[i]);
         return 0;
       }
   return 1;
 }
+
+static inline int
+test_counts_equal (const uint64_t *counts, const uint64_t *expected, int channels,
+                   const char *what)
+{
+  return test_counts_equal_bins (counts, expected, channels, GH_BINS, what);
+}
+
+static const int test_bin_counts[] = { 256, 1024, 4096, 16384, 65536 };
 
 static inline int
 test_finish (const char *name)

@@ -1,0 +1,209 @@
+/* gpu-histogram: how the wide-table kernels are planned and launched. */
+#include "cuda_wide.h"
+#include "wide_kernels.cuh"
+
+#include <cstdio>
+
+namespace gh
+{
+
+namespace
+{
+
+constexpr int kWideThreads = 256;
+constexpr int kGlobalCopies = 16;
+
+template <int C>
+void
+launch_for (const wide_plan &plan, const uint16_t *in, size_t n, int shift, int bins,
+            unsigned int *out, unsigned int *scratch, cudaStream_t stream)
+{
+  switch (plan.strategy)
+    {
+    case GH_STRATEGY_NARROW:
+      wide_narrow_kernel<C><<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+        in, n, shift, bins, plan.flush_every, out);
+      break;
+    case GH_STRATEGY_GLOBAL_COPIES:
+      wide_global_copies_kernel<C><<<plan.blocks, plan.threads, 0, stream>>> (
+        in, n, shift, bins, plan.copies, scratch);
+      merge_copies_kernel<<<(C * bins + 255) / 256, 256, 0, stream>>> (scratch, plan.copies,
+                                                                     C * bins, out);
+      break;
+    default: /* SHARED is SLICED with one slice */
+      for (int pass = 0; pass < plan.passes; pass++)
+        {
+          const int lo = pass * plan.slice;
+          const int slice = bins - lo < plan.slice ? bins - lo : plan.slice;
+          wide_shared_kernel<C><<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+            in, n, shift, bins, lo, slice, out);
+        }
+      break;
+    }
+}
+
+template <int C>
+const void *
+kernel_for (gh_strategy strategy)
+{
+  switch (strategy)
+    {
+    case GH_STRATEGY_NARROW: return reinterpret_cast<const void *> (wide_narrow_kernel<C>);
+    case GH_STRATEGY_GLOBAL_COPIES:
+      return reinterpret_cast<const void *> (wide_global_copies_kernel<C>);
+    default: return reinterpret_cast<const void *> (wide_shared_kernel<C>);
+    }
+}
+
+const void *
+kernel_for (int channels, gh_strategy strategy)
+{
+  switch (channels)
+    {
+    case 1: return kernel_for<1> (strategy);
+    case 2: return kernel_for<2> (strategy);
+    case 3: return kernel_for<3> (strategy);
+    default: return kernel_for<4> (strategy);
+    }
+}
+
+} // namespace
+
+gh_status
+plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy requested,
+           wide_plan *plan, gh_error *error)
+{
+  const size_t limit = device.sharedMemPerBlockOptin;
+  const size_t table32 = static_cast<size_t> (channels) * bins * 4;
+  const size_t table16 = table32 / 2;
+  /* The widest slice of 32-bit counters a block can hold, in bins a channel. */
+  const int max_slice = static_cast<int> (limit / (static_cast<size_t> (channels) * 4));
+  const int slices = (bins + max_slice - 1) / max_slice;
+
+  gh_strategy strategy = requested;
+  if (strategy == GH_STRATEGY_AUTO)
+    strategy = table32 <= limit   ? GH_STRATEGY_SHARED
+               : table16 <= limit ? GH_STRATEGY_NARROW
+               : slices <= 4      ? GH_STRATEGY_SLICED
+                                  : GH_STRATEGY_GLOBAL_COPIES;
+
+  *plan = wide_plan{};
+  plan->strategy = strategy;
+  plan->threads = kWideThreads;
+  plan->slice = bins;
+  plan->passes = 1;
+  switch (strategy)
+    {
+    case GH_STRATEGY_SHARED:
+      if (table32 > limit)
+        {
+          gh_error_set (error, GH_ERROR_UNSUPPORTED,
+                        "the shared strategy needs %zu KiB of shared memory a block for %d "
+                        "channels of %d bins; %s allows %zu KiB",
+                        table32 / 1024, channels, bins, device.name, limit / 1024);
+          return GH_ERROR_UNSUPPORTED;
+        }
+      plan->shared_bytes = table32;
+      break;
+    case GH_STRATEGY_NARROW:
+      if (table16 > limit)
+        {
+          gh_error_set (error, GH_ERROR_UNSUPPORTED,
+                        "the narrow strategy needs %zu KiB of shared memory a block for %d "
+                        "channels of %d bins; %s allows %zu KiB",
+                        table16 / 1024, channels, bins, device.name, limit / 1024);
+          return GH_ERROR_UNSUPPORTED;
+        }
+      plan->shared_bytes = table16;
+      /* A counter gains at most 8 samples a thread a step; the tail adds fewer than 8. */
+      plan->flush_every = (65535 - 8) / (kWideThreads * 8);
+      break;
+    case GH_STRATEGY_SLICED:
+      plan->slice = bins < max_slice ? bins : max_slice;
+      plan->passes = (bins + plan->slice - 1) / plan->slice;
+      plan->shared_bytes = static_cast<size_t> (channels) * plan->slice * 4;
+      break;
+    default:
+      plan->strategy = GH_STRATEGY_GLOBAL_COPIES;
+      plan->copies = kGlobalCopies;
+      break;
+    }
+
+  const void *kernel = kernel_for (channels, plan->strategy);
+  cudaError_t code = cudaSuccess;
+  if (plan->shared_bytes > 0)
+    code = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int> (plan->shared_bytes));
+  int per_sm = 0;
+  if (code == cudaSuccess)
+    code = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kernel, plan->threads,
+                                                          plan->shared_bytes);
+  if (code != cudaSuccess || per_sm == 0)
+    {
+      gh_error_set (error, code != cudaSuccess ? GH_ERROR_GPU_FAILED : GH_ERROR_UNSUPPORTED,
+                    "the %s strategy cannot run on %s: %s", gh_strategy_name (plan->strategy),
+                    device.name,
+                    code != cudaSuccess ? cudaGetErrorString (code) : "no block fits an SM");
+      cudaGetLastError ();
+      return error->status;
+    }
+  plan->blocks = per_sm * device.multiProcessorCount;
+  return GH_OK;
+}
+
+void
+describe_wide_plan (const wide_plan &plan, int channels, int bins, char *out, size_t size)
+{
+  switch (plan.strategy)
+    {
+    case GH_STRATEGY_SLICED:
+      snprintf (out, size, "sliced, %d ch x %d bins, %d passes of %d bins", channels, bins,
+                plan.passes, plan.slice);
+      break;
+    case GH_STRATEGY_GLOBAL_COPIES:
+      snprintf (out, size, "global copies, %d ch x %d bins, %d copies", channels, bins,
+                plan.copies);
+      break;
+    default:
+      snprintf (out, size, "%s, %d ch x %d bins, %zu KiB shared", gh_strategy_name (plan.strategy),
+                channels, bins, plan.shared_bytes / 1024);
+      break;
+    }
+}
+
+size_t
+wide_scratch_bytes (const wide_plan &plan, int channels, int bins)
+{
+  return plan.strategy == GH_STRATEGY_GLOBAL_COPIES
+           ? static_cast<size_t> (plan.copies) * channels * bins * sizeof (unsigned int)
+           : 0;
+}
+
+void
+launch_wide_global_atomics (int channels, const uint16_t *in, size_t samples, int shift, int bins,
+                            unsigned int *out, int blocks, int threads, cudaStream_t stream)
+{
+  switch (channels)
+    {
+    case 1: wide_global_atomics_kernel<1><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out); break;
+    case 2: wide_global_atomics_kernel<2><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out); break;
+    case 3: wide_global_atomics_kernel<3><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out); break;
+    default: wide_global_atomics_kernel<4><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out); break;
+    }
+}
+
+void
+launch_wide_fastest (int channels, const wide_plan &plan, const uint16_t *in, size_t samples,
+                     int shift, int bins, unsigned int *out, unsigned int *scratch,
+                     cudaStream_t stream)
+{
+  switch (channels)
+    {
+    case 1: launch_for<1> (plan, in, samples, shift, bins, out, scratch, stream); break;
+    case 2: launch_for<2> (plan, in, samples, shift, bins, out, scratch, stream); break;
+    case 3: launch_for<3> (plan, in, samples, shift, bins, out, scratch, stream); break;
+    default: launch_for<4> (plan, in, samples, shift, bins, out, scratch, stream); break;
+    }
+}
+
+} // namespace gh
