@@ -6,77 +6,78 @@
 #include "gpuhist.h"
 
 #ifdef __cplusplus
-extern "C" {
+extern "C"
+{
 #endif
 
-/* Faults a test can inject through GPUHIST_FAULT; each takes a real error path. */
-typedef enum
-{
-  GH_FAULT_NONE = 0,
-  GH_FAULT_NO_DRIVER,
-  GH_FAULT_OLD_DRIVER,
-  GH_FAULT_NO_DEVICE,
-  GH_FAULT_OOM,
-  GH_FAULT_KERNEL,
-  GH_FAULT_COPY
-} gh_fault;
+  /* Faults a test can inject through GPUHIST_FAULT; each takes a real error path. */
+  typedef enum
+  {
+    GH_FAULT_NONE = 0,
+    GH_FAULT_NO_DRIVER,
+    GH_FAULT_OLD_DRIVER,
+    GH_FAULT_NO_DEVICE,
+    GH_FAULT_OOM,
+    GH_FAULT_KERNEL,
+    GH_FAULT_COPY
+  } gh_fault;
 
-/* What a run asks of a backend. */
-typedef struct
-{
-  int channels;
-  int bytes_per_sample;  /* 1, or 2 for uint16_t samples */
-  int bins;              /* per channel: 256 for 8-bit samples, else a power of two to 65536 */
-  int shift;             /* a sample's bin is sample >> shift */
-  gh_strategy strategy;  /* for 16-bit samples: FASTEST's strategy, AUTO to let the device pick */
-  size_t strip_capacity; /* bytes; whole rows, and below 2^32 samples per channel */
-  unsigned methods;      /* never 0: the engine turns 0 into FASTEST */
-  int repetitions;       /* 0: FASTEST once, untimed and asynchronous */
-  int warmup;
-  gh_layout layout;
-  gh_fault fault;
-  int fault_after; /* the strip (1-based) on which a kernel or copy fault strikes */
-} gh_run_plan;
+  /* What a run asks of a backend. */
+  typedef struct
+  {
+    int channels;
+    int bytes_per_sample;  /* 1, or 2 for uint16_t samples */
+    int bins;              /* per channel: 256 for 8-bit samples, else a power of two to 65536 */
+    int shift;             /* a sample's bin is sample >> shift */
+    gh_strategy strategy;  /* for 16-bit samples: FASTEST's strategy, AUTO to let the device pick */
+    size_t strip_capacity; /* bytes; whole rows, and below 2^32 samples per channel */
+    unsigned methods;      /* never 0: the engine turns 0 into FASTEST */
+    int repetitions;       /* 0: FASTEST once, untimed and asynchronous */
+    int warmup;
+    gh_layout layout;
+    gh_fault fault;
+    int fault_after; /* the strip (1-based) on which a kernel or copy fault strikes */
+  } gh_run_plan;
 
-/* Where a backend puts what it measured.  The engine owns the arrays; the backend adds to them.
- * counts[m] is NULL for methods that were not asked for, and for READ_ONLY. */
-typedef struct
-{
-  uint64_t *counts[GH_N_METHODS];  /* channels * bins each */
-  double *rep_ms[GH_N_METHODS];    /* repetitions each: the strips' times added per repetition */
-  double upload_ms;
-  char layout[64];
-} gh_run_sink;
+  /* Where a backend puts what it measured.  The engine owns the arrays; the backend adds to them.
+   * counts[m] is NULL for methods that were not asked for, and for READ_ONLY. */
+  typedef struct
+  {
+    uint64_t *counts[GH_N_METHODS]; /* channels * bins each */
+    double *rep_ms[GH_N_METHODS];   /* repetitions each: the strips' times added per repetition */
+    double upload_ms;
+    char layout[64];
+  } gh_run_sink;
 
-typedef struct
-{
-  /* Opens the backend on the engine's options; fills description with a line for the user. */
-  void *(*open) (const gh_options *options, gh_fault fault, char *description,
-                 size_t description_size, gh_error *error);
-  void (*close) (void *backend);
-  void *(*run_begin) (void *backend, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error);
-  /* The host buffer to fill with the next strip (waits until it is free again). */
-  uint8_t *(*staging) (void *run);
-  /* Counts the first `bytes` of the staging buffer; may return before the counting is done. */
-  gh_status (*strip) (void *run, size_t bytes, gh_error *error);
-  /* Counts a synthetic strip made where the backend counts; NULL: the engine fills staging. */
-  gh_status (*pattern_strip) (void *run, gh_pattern pattern, size_t bytes, uint64_t offset,
-                              gh_error *error);
-  /* Finishes all work, adds the device's counts into the sink, frees the run. */
-  gh_status (*run_end) (void *run, gh_error *error);
-  void (*run_abort) (void *run);
-} gh_backend_ops;
+  typedef struct
+  {
+    /* Opens the backend on the engine's options; fills description with a line for the user. */
+    void *(*open) (const gh_options *options, gh_fault fault, char *description,
+                   size_t description_size, gh_error *error);
+    void (*close) (void *backend);
+    void *(*run_begin) (void *backend, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error);
+    /* The host buffer to fill with the next strip (waits until it is free again). */
+    uint8_t *(*staging) (void *run);
+    /* Counts the first `bytes` of the staging buffer; may return before the counting is done. */
+    gh_status (*strip) (void *run, size_t bytes, gh_error *error);
+    /* Counts a synthetic strip made where the backend counts; NULL: the engine fills staging. */
+    gh_status (*pattern_strip) (void *run, gh_pattern pattern, size_t bytes, uint64_t offset,
+                                gh_error *error);
+    /* Finishes all work, adds the device's counts into the sink, frees the run. */
+    gh_status (*run_end) (void *run, gh_error *error);
+    void (*run_abort) (void *run);
+  } gh_backend_ops;
 
-extern const gh_backend_ops gh_cpu_backend_ops;
-extern const gh_backend_ops gh_cuda_backend_ops;
+  extern const gh_backend_ops gh_cpu_backend_ops;
+  extern const gh_backend_ops gh_cuda_backend_ops;
 
-/* Shared helpers. */
-void gh_error_set (gh_error *error, gh_status status, const char *format, ...)
+  /* Shared helpers. */
+  void gh_error_set (gh_error *error, gh_status status, const char *format, ...)
 #ifdef __GNUC__
-  __attribute__ ((format (printf, 3, 4)))
+      __attribute__ ((format (printf, 3, 4)))
 #endif
-  ;
-double gh_now_ms (void);
+      ;
+  double gh_now_ms (void);
 #define GH_FLAT_VALUE 0x80u
 
 #ifdef __CUDACC__
@@ -85,16 +86,17 @@ double gh_now_ms (void);
 #define GH_HOST_DEVICE
 #endif
 
-/* Four bytes of the noise pattern: a hash of their position (splitmix64's finaliser), so that any
- * strip can be made alone, on the host or on the device, and every byte value is equally likely. */
-static inline GH_HOST_DEVICE uint32_t
-gh_pattern_word (uint64_t word_index)
-{
-  uint64_t z = word_index * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return (uint32_t) (z ^ (z >> 31));
-}
+  /* Four bytes of the noise pattern: a hash of their position (splitmix64's finaliser), so that any
+   * strip can be made alone, on the host or on the device, and every byte value is equally likely.
+   */
+  static inline GH_HOST_DEVICE uint32_t
+  gh_pattern_word (uint64_t word_index)
+  {
+    uint64_t z = word_index * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (uint32_t) (z ^ (z >> 31));
+  }
 
 #ifdef __cplusplus
 }

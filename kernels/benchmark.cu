@@ -30,14 +30,14 @@ constexpr int kSeedThreads = 256;
 
 /* Prose to tile for the seed's "english text" row (written for this benchmark). */
 const char kEnglish[]
-  = "A histogram counts how often each value turns up. The counting itself is trivial; the "
-    "difficulty on a graphics processor is that thousands of threads want to add to the same "
-    "few counters at the same moment, and each of those additions has to wait for the one "
-    "before it. Giving every block of threads a private copy of the counters moves that queue "
-    "out of the device's memory and into the small, fast memory beside each multiprocessor, "
-    "where it is much shorter. At the end, each block adds its copy into the shared result "
-    "once. Ordinary text puts nearly a fifth of its characters on the space, and a few letters "
-    "such as e, t, a and o are common, while most byte values never appear at all. ";
+    = "A histogram counts how often each value turns up. The counting itself is trivial; the "
+      "difficulty on a graphics processor is that thousands of threads want to add to the same "
+      "few counters at the same moment, and each of those additions has to wait for the one "
+      "before it. Giving every block of threads a private copy of the counters moves that queue "
+      "out of the device's memory and into the small, fast memory beside each multiprocessor, "
+      "where it is much shorter. At the end, each block adds its copy into the shared result "
+      "once. Ordinary text puts nearly a fifth of its characters on the space, and a few letters "
+      "such as e, t, a and o are common, while most byte values never appear at all. ";
 
 struct timing
 {
@@ -72,7 +72,7 @@ class bench
 {
 public:
   bench (FILE *out, const gh_bench_options &options, gh_error *error)
-    : out_ (out), options_ (options), error (error)
+      : out_ (out), options_ (options), error (error)
   {
   }
   gh_status run ();
@@ -146,7 +146,7 @@ bench::make_input (input &in, const std::function<void (uint8_t *)> &fill_host,
 {
   for (uint8_t *copy : copies_)
     cudaFree (copy);
-  copies_.clear();
+  copies_.clear ();
   if (host_bytes_ < in.bytes)
     {
       if (host_)
@@ -213,8 +213,7 @@ bench::verify (const input &in, const char *kernel,
 }
 
 gh_status
-bench::time (const std::function<void (const uint8_t *)> &launch, int repetitions,
-             timing *result)
+bench::time (const std::function<void (const uint8_t *)> &launch, int repetitions, timing *result)
 {
   std::vector<cudaEvent_t> start (repetitions), stop (repetitions);
   for (int r = 0; r < repetitions; r++)
@@ -246,8 +245,8 @@ bench::time (const std::function<void (const uint8_t *)> &launch, int repetition
   std::sort (ms.begin (), ms.end ());
   result->min = ms.front ();
   result->max = ms.back ();
-  result->median = repetitions % 2 ? ms[repetitions / 2]
-                                   : (ms[repetitions / 2 - 1] + ms[repetitions / 2]) / 2;
+  result->median
+      = repetitions % 2 ? ms[repetitions / 2] : (ms[repetitions / 2 - 1] + ms[repetitions / 2]) / 2;
   result->ran = true;
   return GH_OK;
 }
@@ -271,21 +270,22 @@ bench::run_input (input &in)
   };
   std::vector<kernel_row> rows;
   unsigned int *sink = sink_;
-  rows.push_back ({ "read-only, 16-byte loads (ceiling)", false,
-                    [=] (const uint8_t *p, unsigned int *) {
-                      gh::launch_read_only (p, n, sink, grid256, 256, s);
-                    } });
-  rows.push_back ({ "read-only, 1 byte a thread (seed's)", false,
-                    [=] (const uint8_t *p, unsigned int *) {
-                      gh::launch_read_only_bytes (p, n, sink, blocks, threads, s);
-                    } });
+  rows.push_back (
+      { "read-only, 16-byte loads (ceiling)", false, [=] (const uint8_t *p, unsigned int *) {
+         gh::launch_read_only (p, n, sink, grid256, 256, s);
+       } });
+  rows.push_back (
+      { "read-only, 1 byte a thread (seed's)", false, [=] (const uint8_t *p, unsigned int *) {
+         gh::launch_read_only_bytes (p, n, sink, blocks, threads, s);
+       } });
   rows.push_back ({ "global atomics", true, [=] (const uint8_t *p, unsigned int *b) {
                      gh::launch_global_atomics (c, p, n, b, blocks, threads, s);
                    } });
   rows.push_back ({ "privatized (seed's kernel)", true, [=] (const uint8_t *p, unsigned int *b) {
                      gh::launch_privatized (c, p, n, b, blocks, threads, s);
                    } });
-  const gh_layout layouts[] = { GH_LAYOUT_AUTO, GH_LAYOUT_WIDE, GH_LAYOUT_PACKED, GH_LAYOUT_SINGLE };
+  const gh_layout layouts[]
+      = { GH_LAYOUT_AUTO, GH_LAYOUT_WIDE, GH_LAYOUT_PACKED, GH_LAYOUT_SINGLE };
   for (gh_layout layout : layouts)
     {
       gh::launch_plan plan;
@@ -294,8 +294,8 @@ bench::run_input (input &in)
         continue;
       char description[96];
       gh::describe_plan (plan, c, description, sizeof description);
-      std::string name = std::string (layout == GH_LAYOUT_AUTO ? "fastest: " : "forced: ")
-                         + description;
+      std::string name
+          = std::string (layout == GH_LAYOUT_AUTO ? "fastest: " : "forced: ") + description;
       rows.push_back ({ name, true, [=] (const uint8_t *p, unsigned int *b) {
                          gh::launch_fastest (c, plan, p, n, b, s);
                        } });
@@ -308,14 +308,15 @@ bench::run_input (input &in)
     int *h = reinterpret_cast<int *> (b);
     if (c == 4)
       return cub::DeviceHistogram::MultiHistogramEven<4, 4> (
-        temp, temp_bytes, p, ::cuda::std::array<int *, 4>{ h, h + 256, h + 512, h + 768 },
-        ::cuda::std::array<int, 4>{ 257, 257, 257, 257 }, ::cuda::std::array<int, 4>{ 0, 0, 0, 0 },
-        ::cuda::std::array<int, 4>{ 256, 256, 256, 256 }, pixels, s);
+          temp, temp_bytes, p, ::cuda::std::array<int *, 4>{ h, h + 256, h + 512, h + 768 },
+          ::cuda::std::array<int, 4>{ 257, 257, 257, 257 },
+          ::cuda::std::array<int, 4>{ 0, 0, 0, 0 },
+          ::cuda::std::array<int, 4>{ 256, 256, 256, 256 }, pixels, s);
     if (c == 3)
       return cub::DeviceHistogram::MultiHistogramEven<3, 3> (
-        temp, temp_bytes, p, ::cuda::std::array<int *, 3>{ h, h + 256, h + 512 },
-        ::cuda::std::array<int, 3>{ 257, 257, 257 }, ::cuda::std::array<int, 3>{ 0, 0, 0 },
-        ::cuda::std::array<int, 3>{ 256, 256, 256 }, pixels, s);
+          temp, temp_bytes, p, ::cuda::std::array<int *, 3>{ h, h + 256, h + 512 },
+          ::cuda::std::array<int, 3>{ 257, 257, 257 }, ::cuda::std::array<int, 3>{ 0, 0, 0 },
+          ::cuda::std::array<int, 3>{ 256, 256, 256 }, pixels, s);
     int *hist[1] = { h };
     return cub::DeviceHistogram::HistogramEven (temp, temp_bytes, p, hist[0], 257, 0, 256,
                                                 static_cast<int> (n), s);
@@ -353,9 +354,9 @@ bench::run_input (input &in)
       const bool slow = row.name == "global atomics" && n > (size_t) 1 << 28;
       auto launch = row.launch;
       unsigned int *b = bins_;
-      gh_status status = time ([&] (const uint8_t *p) { launch (p, b); },
-                               slow ? std::min (options_.repetitions, 5) : options_.repetitions,
-                               &row.t);
+      gh_status status
+          = time ([&] (const uint8_t *p) { launch (p, b); },
+                  slow ? std::min (options_.repetitions, 5) : options_.repetitions, &row.t);
       if (status != GH_OK)
         return status;
     }
@@ -380,7 +381,8 @@ bench::run_input (input &in)
 
   const timing &ceiling = rows[0].t, &global = rows[2].t;
   const timing *cub = rows.back ().name.rfind ("CUB", 0) == 0 ? &rows.back ().t : nullptr;
-  fprintf (out_, "#### %s: %.1f MiB, %d channel%s; busiest bin %.2f %%, bins used %d (worst channel)\n\n",
+  fprintf (out_,
+           "#### %s: %.1f MiB, %d channel%s; busiest bin %.2f %%, bins used %d (worst channel)\n\n",
            in.name.c_str (), n / 1048576.0, c, c > 1 ? "s" : "", 100 * busiest, used);
   fprintf (out_, "| kernel | ms (median) | min-max | GB/s | %% of read-only | x global atomics | "
                  "x CUB |\n|---|---:|---:|---:|---:|---:|---:|\n");
@@ -396,8 +398,9 @@ bench::run_input (input &in)
   fputc ('\n', out_);
   fflush (out_);
 
-  summary_row summary{ in.name, busiest, used, global, rows[3].t, rows[4].t, ceiling, rows[1].t,
-                       cub ? *cub : timing{} };
+  summary_row summary{ in.name, busiest,   used,
+                       global,  rows[3].t, rows[4].t,
+                       ceiling, rows[1].t, cub ? *cub : timing{} };
   summary_.push_back (summary);
   return GH_OK;
 }
@@ -466,10 +469,10 @@ bench::run_wide_input (input &in)
   std::vector<kernel_row> rows;
   unsigned int *sink = sink_;
   const size_t bytes = in.bytes;
-  rows.push_back ({ "read-only, 16-byte loads (ceiling)", false,
-                    [=] (const uint8_t *p, unsigned int *) {
-                      gh::launch_read_only (p, bytes, sink, grid256, 256, s);
-                    } });
+  rows.push_back (
+      { "read-only, 16-byte loads (ceiling)", false, [=] (const uint8_t *p, unsigned int *) {
+         gh::launch_read_only (p, bytes, sink, grid256, 256, s);
+       } });
   rows.push_back ({ "global atomics", true, [=] (const uint8_t *p, unsigned int *b) {
                      gh::launch_wide_global_atomics (c, reinterpret_cast<const uint16_t *> (p), n,
                                                      shift, bins, b, grid256, 256, s);
@@ -496,12 +499,12 @@ bench::run_wide_input (input &in)
         }
       char description[96];
       gh::describe_wide_plan (plan, c, bins, description, sizeof description);
-      rows.push_back ({ std::string (strategy == GH_STRATEGY_AUTO ? "chosen: " : "forced: ")
-                          + description,
-                        true, [=] (const uint8_t *p, unsigned int *b) {
-                          gh::launch_wide_fastest (c, plan, reinterpret_cast<const uint16_t *> (p),
-                                                   n, shift, bins, b, scratch, s);
-                        } });
+      rows.push_back (
+          { std::string (strategy == GH_STRATEGY_AUTO ? "chosen: " : "forced: ") + description,
+            true, [=] (const uint8_t *p, unsigned int *b) {
+              gh::launch_wide_fastest (c, plan, reinterpret_cast<const uint16_t *> (p), n, shift,
+                                       bins, b, scratch, s);
+            } });
     }
   const int pixels = static_cast<int> (n / c);
   if (c == 4)
@@ -509,11 +512,11 @@ bench::run_wide_input (input &in)
       auto cub_call = [=] (void *temp, size_t &temp_bytes, const uint8_t *p, unsigned int *b) {
         int *h = reinterpret_cast<int *> (b);
         return cub::DeviceHistogram::MultiHistogramEven<4, 4> (
-          temp, temp_bytes, reinterpret_cast<const uint16_t *> (p),
-          ::cuda::std::array<int *, 4>{ h, h + bins, h + 2 * bins, h + 3 * bins },
-          ::cuda::std::array<int, 4>{ bins + 1, bins + 1, bins + 1, bins + 1 },
-          ::cuda::std::array<int, 4>{ 0, 0, 0, 0 },
-          ::cuda::std::array<int, 4>{ 65536, 65536, 65536, 65536 }, pixels, s);
+            temp, temp_bytes, reinterpret_cast<const uint16_t *> (p),
+            ::cuda::std::array<int *, 4>{ h, h + bins, h + 2 * bins, h + 3 * bins },
+            ::cuda::std::array<int, 4>{ bins + 1, bins + 1, bins + 1, bins + 1 },
+            ::cuda::std::array<int, 4>{ 0, 0, 0, 0 },
+            ::cuda::std::array<int, 4>{ 65536, 65536, 65536, 65536 }, pixels, s);
       };
       size_t need = 0;
       BENCH_CHECK (cub_call (nullptr, need, copies_[0], bins_), "sizing CUB's temporary storage");
@@ -592,8 +595,9 @@ bench::run_wide ()
                 unsigned v = 128;
                 if (photo)
                   {
-                    const uint8_t *pixel = photo->pixels + ((y % photo->height) * photo->width
-                                                            + x % photo->width) * photo->channels;
+                    const uint8_t *pixel = photo->pixels
+                                           + ((y % photo->height) * photo->width + x % photo->width)
+                                                 * photo->channels;
                     v = ch < photo->channels ? pixel[ch] : 255;
                   }
                 q[i] = static_cast<uint16_t> (v * 256 + (gh_pattern_word (i) & 0xFF));
@@ -665,8 +669,7 @@ bench::run ()
     {
       if (status != GH_OK || (options_.quick && side > 8192))
         break;
-      fprintf (out_, "### RGBA %d x %d (%.0f MiB)\n\n", side, side,
-               4.0 * side * side / 1048576.0);
+      fprintf (out_, "### RGBA %d x %d (%.0f MiB)\n\n", side, side, 4.0 * side * side / 1048576.0);
       const size_t bytes = (size_t) side * side * 4;
       const gh_bench_image *photo = options_.photo;
       struct image_input
@@ -682,10 +685,10 @@ bench::run ()
             for (int y = 0; y < side; y++)
               for (int x = 0; x < side; x++)
                 {
-                  const uint8_t *q = photo->pixels
-                                     + ((size_t) (y % photo->height) * photo->width
-                                        + x % photo->width)
-                                         * photo->channels;
+                  const uint8_t *q
+                      = photo->pixels
+                        + ((size_t) (y % photo->height) * photo->width + x % photo->width)
+                              * photo->channels;
                   uint8_t *o = p + ((size_t) y * side + x) * 4;
                   const bool gray = photo->channels < 3;
                   o[0] = q[0];

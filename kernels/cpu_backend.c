@@ -57,8 +57,8 @@ typedef struct
   const uint8_t *data;
   size_t bytes;
   gh_method method;
-  size_t table_words;     /* channels * bins */
-  int copies;             /* tables a thread: FASTEST_COPIES for 8-bit samples, else 1 */
+  size_t table_words;      /* channels * bins */
+  int copies;              /* tables a thread: FASTEST_COPIES for 8-bit samples, else 1 */
   uint32_t *thread_tables; /* threads * copies * table_words */
   _Atomic uint32_t *shared_table;
   volatile uint64_t read_sink;
@@ -117,8 +117,7 @@ pool_wait (worker_pool *pool)
 
 /* This thread's part of [0, bytes): whole pixels, so that channel = sample index % channels. */
 static void
-thread_share (size_t bytes, size_t pixel_bytes, int thread, int threads, size_t *begin,
-              size_t *end)
+thread_share (size_t bytes, size_t pixel_bytes, int thread, int threads, size_t *begin, size_t *end)
 {
   size_t pixels = bytes / pixel_bytes;
   *begin = pixels * (size_t) thread / (size_t) threads * pixel_bytes;
@@ -166,8 +165,8 @@ job_count (void *arg, int thread, int threads)
   const int channels = run->plan.channels;
   const size_t words = run->table_words;
   size_t begin, end;
-  thread_share (run->bytes, (size_t) channels * run->plan.bytes_per_sample, thread, threads,
-                &begin, &end);
+  thread_share (run->bytes, (size_t) channels * run->plan.bytes_per_sample, thread, threads, &begin,
+                &end);
   const uint8_t *p = run->data + begin;
   const size_t n = end - begin;
   uint32_t *copies = run->thread_tables + (size_t) thread * run->copies * words;
@@ -359,14 +358,14 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   /* The second strip buffer only pays when counting overlaps the caller's filling. */
   run->staging[1] = plan->repetitions == 0 ? malloc (plan->strip_capacity) : NULL;
   run->thread_tables
-    = calloc ((size_t) backend->pool.count * run->copies * run->table_words, sizeof (uint32_t));
+      = calloc ((size_t) backend->pool.count * run->copies * run->table_words, sizeof (uint32_t));
   run->shared_table = calloc (run->table_words, sizeof (uint32_t));
   if (!run->staging[0] || (plan->repetitions == 0 && !run->staging[1]) || !run->thread_tables
       || !run->shared_table)
     {
       cpu_run_free (run);
-      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY,
-                    "out of host memory for two strips of %zu bytes", plan->strip_capacity);
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory for two strips of %zu bytes",
+                    plan->strip_capacity);
       return NULL;
     }
   snprintf (sink->layout, sizeof sink->layout, "CPU, %d threads, %d cop%s of %d bins each",

@@ -32,8 +32,8 @@ struct cuda_run
   cudaEvent_t staging_free[2];
   int current;
   uint8_t *device_strip;
-  unsigned int *strip_bins;                       /* C * 256, 32-bit, one strip */
-  unsigned long long *totals[GH_N_METHODS];       /* C * 256, 64-bit, the whole image */
+  unsigned int *strip_bins;                 /* C * 256, 32-bit, one strip */
+  unsigned long long *totals[GH_N_METHODS]; /* C * 256, 64-bit, the whole image */
   unsigned int *read_sink;
   cudaEvent_t *rep_start; /* methods * repetitions */
   cudaEvent_t *rep_stop;
@@ -46,7 +46,7 @@ struct cuda_run
   gh::wide_plan wide_privatized;
   unsigned int *scratch; /* the global copies, when FASTEST uses them */
   int strips;
-  gh_status deferred;     /* an error met where none could be returned */
+  gh_status deferred; /* an error met where none could be returned */
   char deferred_message[GH_MESSAGE_SIZE];
 };
 
@@ -54,8 +54,8 @@ struct cuda_run
 gh_status
 fail (gh_error *error, cudaError_t code, const char *what)
 {
-  gh_status status = code == cudaErrorMemoryAllocation ? GH_ERROR_OUT_OF_MEMORY
-                                                       : GH_ERROR_GPU_FAILED;
+  gh_status status
+      = code == cudaErrorMemoryAllocation ? GH_ERROR_OUT_OF_MEMORY : GH_ERROR_GPU_FAILED;
   gh_error_set (error, status, "%s failed on the GPU: %s (%s)", what, cudaGetErrorString (code),
                 cudaGetErrorName (code));
   cudaGetLastError (); /* clear a non-sticky error so that later calls report their own */
@@ -176,10 +176,9 @@ cuda_open (const gh_options *options, gh_fault fault, char *description, size_t 
     snprintf (driver_text, sizeof driver_text, "driver for CUDA %d.%d", driver / 1000,
               driver % 1000 / 10);
   const cudaDeviceProp &p = backend->properties;
-  snprintf (description, description_size,
-            "%s (sm_%d%d, %d SMs, %.0f GiB), %s, CUDA runtime %d.%d", p.name, p.major, p.minor,
-            p.multiProcessorCount, p.totalGlobalMem / 1073741824.0, driver_text, runtime / 1000,
-            runtime % 1000 / 10);
+  snprintf (description, description_size, "%s (sm_%d%d, %d SMs, %.0f GiB), %s, CUDA runtime %d.%d",
+            p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0,
+            driver_text, runtime / 1000, runtime % 1000 / 10);
   return backend;
 }
 
@@ -262,9 +261,8 @@ allocate_run (cuda_run *run, gh_error *error)
   GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table * sizeof (unsigned int), run->stream),
                  "clearing device memory");
   GH_CUDA_CHECK (cudaMalloc (&run->read_sink, sizeof (unsigned int)), "allocating device memory");
-  const size_t scratch = run->wide ? gh::wide_scratch_bytes (run->wide_fastest, plan.channels,
-                                                              plan.bins)
-                                   : 0;
+  const size_t scratch
+      = run->wide ? gh::wide_scratch_bytes (run->wide_fastest, plan.channels, plan.bins) : 0;
   if (scratch)
     {
       GH_CUDA_CHECK (cudaMalloc (&run->scratch, scratch), "allocating the global copies");
@@ -276,9 +274,9 @@ allocate_run (cuda_run *run, gh_error *error)
       {
         GH_CUDA_CHECK (cudaMalloc (&run->totals[m], table * sizeof (unsigned long long)),
                        "allocating device memory");
-        GH_CUDA_CHECK (cudaMemsetAsync (run->totals[m], 0, table * sizeof (unsigned long long),
-                                        run->stream),
-                       "clearing device memory");
+        GH_CUDA_CHECK (
+            cudaMemsetAsync (run->totals[m], 0, table * sizeof (unsigned long long), run->stream),
+            "clearing device memory");
       }
   if (plan.repetitions > 0)
     {
@@ -327,7 +325,7 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
       if (status == GH_OK && (plan->methods & GH_METHOD_BIT (GH_METHOD_PRIVATIZED))
           && gh::plan_wide (backend->properties, plan->channels, plan->bins, GH_STRATEGY_SHARED,
                             &run->wide_privatized, &ignored)
-               != GH_OK)
+                 != GH_OK)
         {
           run->plan.methods &= ~GH_METHOD_BIT (GH_METHOD_PRIVATIZED);
           free (sink->counts[GH_METHOD_PRIVATIZED]);
@@ -391,14 +389,11 @@ launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
       const int bins = run->plan.bins, shift = run->plan.shift;
       if (method == GH_METHOD_GLOBAL_ATOMICS)
         gh::launch_wide_global_atomics (channels, samples, n, shift, bins, run->strip_bins,
-                                        gh::full_grid (backend->properties, 256), 256,
-                                        run->stream);
+                                        gh::full_grid (backend->properties, 256), 256, run->stream);
       else
-        gh::launch_wide_fastest (channels,
-                                 method == GH_METHOD_FASTEST ? run->wide_fastest
-                                                             : run->wide_privatized,
-                                 samples, n, shift, bins, run->strip_bins, run->scratch,
-                                 run->stream);
+        gh::launch_wide_fastest (
+            channels, method == GH_METHOD_FASTEST ? run->wide_fastest : run->wide_privatized,
+            samples, n, shift, bins, run->strip_bins, run->scratch, run->stream);
     }
   GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
   return GH_OK;
@@ -418,7 +413,8 @@ gh_status
 count_strip (cuda_run *run, size_t bytes, gh_error *error)
 {
   const gh_run_plan &plan = run->plan;
-  const size_t table_bytes = static_cast<size_t> (plan.channels) * plan.bins * sizeof (unsigned int);
+  const size_t table_bytes
+      = static_cast<size_t> (plan.channels) * plan.bins * sizeof (unsigned int);
   if (plan.repetitions == 0)
     {
       gh_status status = launch_method (run, GH_METHOD_FASTEST, bytes, error);
@@ -483,9 +479,9 @@ cuda_strip (void *data, size_t bytes, gh_error *error)
     source = nullptr; /* a copy from nowhere: the real failed-copy path */
   if (timed)
     GH_CUDA_CHECK (cudaEventRecord (run->upload_start, run->stream), "recording an event");
-  GH_CUDA_CHECK (cudaMemcpyAsync (run->device_strip, source, bytes, cudaMemcpyHostToDevice,
-                                  run->stream),
-                 "uploading a strip");
+  GH_CUDA_CHECK (
+      cudaMemcpyAsync (run->device_strip, source, bytes, cudaMemcpyHostToDevice, run->stream),
+      "uploading a strip");
   if (timed)
     GH_CUDA_CHECK (cudaEventRecord (run->upload_stop, run->stream), "recording an event");
   GH_CUDA_CHECK (cudaEventRecord (run->staging_free[run->current], run->stream),
@@ -507,8 +503,7 @@ cuda_strip (void *data, size_t bytes, gh_error *error)
 }
 
 gh_status
-cuda_pattern_strip (void *data, gh_pattern pattern, size_t bytes, uint64_t offset,
-                    gh_error *error)
+cuda_pattern_strip (void *data, gh_pattern pattern, size_t bytes, uint64_t offset, gh_error *error)
 {
   cuda_run *run = static_cast<cuda_run *> (data);
   run->strips++;
@@ -563,6 +558,6 @@ cuda_run_abort (void *data)
 } // namespace
 
 extern "C" const gh_backend_ops gh_cuda_backend_ops = {
-  cuda_open,  cuda_close,         cuda_run_begin, cuda_staging,   cuda_strip,
-  cuda_pattern_strip, cuda_run_end, cuda_run_abort,
+  cuda_open,  cuda_close,         cuda_run_begin, cuda_staging,
+  cuda_strip, cuda_pattern_strip, cuda_run_end,   cuda_run_abort,
 };

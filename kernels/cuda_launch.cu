@@ -26,11 +26,10 @@ const fastest_fn fastest_kernels[4][3] = {
   { fastest_kernel<4, kSingle, kFastestThreads>, fastest_kernel<4, kPacked, kFastestThreads>,
     fastest_kernel<4, kWide, kFastestThreads> },
 };
-const simple_fn global_kernels[4]
-  = { global_atomics_kernel<1>, global_atomics_kernel<2>, global_atomics_kernel<3>,
-      global_atomics_kernel<4> };
-const simple_fn privatized_kernels[4] = { privatized_kernel<1>, privatized_kernel<2>,
-                                          privatized_kernel<3>, privatized_kernel<4> };
+const simple_fn global_kernels[4] = { global_atomics_kernel<1>, global_atomics_kernel<2>,
+                                      global_atomics_kernel<3>, global_atomics_kernel<4> };
+const simple_fn privatized_kernels[4]
+    = { privatized_kernel<1>, privatized_kernel<2>, privatized_kernel<3>, privatized_kernel<4> };
 
 size_t
 shared_bytes_for (int channels, int layout)
@@ -68,7 +67,7 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
       /* The widest layout that fits a block: no bank conflicts and no flushes first. */
       layout = shared_bytes_for (channels, kWide) <= limit     ? kWide
                : shared_bytes_for (channels, kPacked) <= limit ? kPacked
-                                                                : kSingle;
+                                                               : kSingle;
       break;
     }
   const size_t bytes = shared_bytes_for (channels, layout);
@@ -88,7 +87,7 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
   int per_sm = 0;
   if (code == cudaSuccess)
     code = cudaOccupancyMaxActiveBlocksPerMultiprocessor (
-      &per_sm, reinterpret_cast<const void *> (kernel), kFastestThreads, bytes);
+        &per_sm, reinterpret_cast<const void *> (kernel), kFastestThreads, bytes);
   if (code != cudaSuccess || per_sm == 0)
     {
       gh_error_set (error, code != cudaSuccess ? GH_ERROR_GPU_FAILED : GH_ERROR_UNSUPPORTED,
@@ -134,8 +133,9 @@ void
 launch_fastest (int channels, const launch_plan &plan, const uint8_t *in, size_t n,
                 unsigned int *bins, cudaStream_t stream)
 {
-  fastest_kernels[channels - 1][plan.layout]<<<plan.blocks, plan.threads, plan.shared_bytes,
-                                               stream>>> (in, n, bins, plan.flush_every);
+  fastest_kernels[channels - 1]
+                 [plan.layout]<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+                     in, n, bins, plan.flush_every);
 }
 
 void

@@ -14,7 +14,7 @@ namespace gh
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan
 {
-  int layout;          /* gh::layout */
+  int layout; /* gh::layout */
   int threads;
   int blocks;
   size_t shared_bytes; /* dynamic shared memory a block */

@@ -22,13 +22,13 @@ launch_for (const wide_plan &plan, const uint16_t *in, size_t n, int shift, int 
     {
     case GH_STRATEGY_NARROW:
       wide_narrow_kernel<C><<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-        in, n, shift, bins, plan.flush_every, out);
+          in, n, shift, bins, plan.flush_every, out);
       break;
     case GH_STRATEGY_GLOBAL_COPIES:
-      wide_global_copies_kernel<C><<<plan.blocks, plan.threads, 0, stream>>> (
-        in, n, shift, bins, plan.copies, scratch);
+      wide_global_copies_kernel<C>
+          <<<plan.blocks, plan.threads, 0, stream>>> (in, n, shift, bins, plan.copies, scratch);
       merge_copies_kernel<<<(C * bins + 255) / 256, 256, 0, stream>>> (scratch, plan.copies,
-                                                                     C * bins, out);
+                                                                       C * bins, out);
       break;
     default: /* SHARED is SLICED with one slice */
       for (int pass = 0; pass < plan.passes; pass++)
@@ -36,7 +36,7 @@ launch_for (const wide_plan &plan, const uint16_t *in, size_t n, int shift, int 
           const int lo = pass * plan.slice;
           const int slice = bins - lo < plan.slice ? bins - lo : plan.slice;
           wide_shared_kernel<C><<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-            in, n, shift, bins, lo, slice, out);
+              in, n, shift, bins, lo, slice, out);
         }
       break;
     }
@@ -175,8 +175,8 @@ size_t
 wide_scratch_bytes (const wide_plan &plan, int channels, int bins)
 {
   return plan.strategy == GH_STRATEGY_GLOBAL_COPIES
-           ? static_cast<size_t> (plan.copies) * channels * bins * sizeof (unsigned int)
-           : 0;
+             ? static_cast<size_t> (plan.copies) * channels * bins * sizeof (unsigned int)
+             : 0;
 }
 
 void
@@ -185,10 +185,18 @@ launch_wide_global_atomics (int channels, const uint16_t *in, size_t samples, in
 {
   switch (channels)
     {
-    case 1: wide_global_atomics_kernel<1><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out); break;
-    case 2: wide_global_atomics_kernel<2><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out); break;
-    case 3: wide_global_atomics_kernel<3><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out); break;
-    default: wide_global_atomics_kernel<4><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out); break;
+    case 1:
+      wide_global_atomics_kernel<1><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out);
+      break;
+    case 2:
+      wide_global_atomics_kernel<2><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out);
+      break;
+    case 3:
+      wide_global_atomics_kernel<3><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out);
+      break;
+    default:
+      wide_global_atomics_kernel<4><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out);
+      break;
     }
 }
 

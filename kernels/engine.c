@@ -75,9 +75,18 @@ parse_size (const char *text)
     return 0;
   switch (toupper ((unsigned char) *end))
     {
-    case 'K': value <<= 10; end++; break;
-    case 'M': value <<= 20; end++; break;
-    case 'G': value <<= 30; end++; break;
+    case 'K':
+      value <<= 10;
+      end++;
+      break;
+    case 'M':
+      value <<= 20;
+      end++;
+      break;
+    case 'G':
+      value <<= 30;
+      end++;
+      break;
     default: break;
     }
   return *end ? 0 : (size_t) value;
@@ -113,8 +122,8 @@ open_cpu (gh_engine *engine, const char *why)
   char cpu_line[64];
   gh_error ignored;
   engine->ops = &gh_cpu_backend_ops;
-  engine->backend = engine->ops->open (&engine->options, GH_FAULT_NONE, cpu_line, sizeof cpu_line,
-                                       &ignored);
+  engine->backend
+      = engine->ops->open (&engine->options, GH_FAULT_NONE, cpu_line, sizeof cpu_line, &ignored);
   engine->uses_gpu = 0;
   if (why && *why)
     snprintf (engine->description, sizeof engine->description, "%s: %.400s", cpu_line, why);
@@ -277,8 +286,8 @@ gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *
 }
 
 gh_run *
-gh_run_begin_samples (gh_engine *engine, int width, int height, int channels,
-                      int bytes_per_sample, gh_error *error)
+gh_run_begin_samples (gh_engine *engine, int width, int height, int channels, int bytes_per_sample,
+                      gh_error *error)
 {
   if (!engine || width <= 0 || height <= 0 || channels < 1 || channels > GH_MAX_CHANNELS
       || bytes_per_sample < 1 || bytes_per_sample > 2)
@@ -332,8 +341,8 @@ gh_run_begin_samples (gh_engine *engine, int width, int height, int channels,
   plan->strategy = engine->options.strategy;
   plan->strip_capacity = max_rows * row_bytes;
   plan->repetitions = engine->options.repetitions;
-  plan->methods = plan->repetitions > 0 ? engine->options.methods
-                                        : GH_METHOD_BIT (GH_METHOD_FASTEST);
+  plan->methods
+      = plan->repetitions > 0 ? engine->options.methods : GH_METHOD_BIT (GH_METHOD_FASTEST);
   plan->warmup = plan->repetitions > 0 ? engine->options.warmup : 0;
   plan->layout = engine->options.layout;
   plan->fault = engine->fault;
@@ -440,8 +449,8 @@ gh_run_finish (gh_run *run, gh_result *result, gh_error *error)
   /* Every method that counted must agree; FASTEST's counts are the result when it ran. */
   const size_t n = (size_t) run->channels * run->plan.bins;
   int chosen = -1;
-  static const gh_method preference[] = { GH_METHOD_FASTEST, GH_METHOD_PRIVATIZED,
-                                          GH_METHOD_GLOBAL_ATOMICS };
+  static const gh_method preference[]
+      = { GH_METHOD_FASTEST, GH_METHOD_PRIVATIZED, GH_METHOD_GLOBAL_ATOMICS };
   for (size_t i = 0; status == GH_OK && i < sizeof preference / sizeof preference[0]; i++)
     {
       gh_method m = preference[i];
@@ -552,9 +561,8 @@ histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int heigh
   if (!pixels || width <= 0 || height <= 0 || channels < 1 || channels > GH_MAX_CHANNELS
       || stride < (size_t) width * (size_t) channels * (size_t) bytes_per_sample)
     {
-      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
-                    "bad image: %d x %d, %d channels, stride %zu", width, height, channels,
-                    stride);
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT, "bad image: %d x %d, %d channels, stride %zu",
+                    width, height, channels, stride);
       return GH_ERROR_INVALID_ARGUMENT;
     }
   gh_status status = histogram_buffer_once (engine, pixels, width, height, channels,
@@ -569,8 +577,8 @@ histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int heigh
 }
 
 gh_status
-gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height,
-                     int channels, size_t stride, gh_result *result, gh_error *error)
+gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height, int channels,
+                     size_t stride, gh_result *result, gh_error *error)
 {
   return histogram_buffer (engine, pixels, width, height, channels, 1, stride, result, error);
 }
@@ -610,9 +618,10 @@ gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int heig
         {
           /* Made on the host, word by word, exactly as the device makes it. */
           for (size_t i = 0; i < bytes; i++)
-            strip[i] = pattern == GH_PATTERN_FLAT
-                         ? GH_FLAT_VALUE
-                         : (uint8_t) (gh_pattern_word ((offset + i) / 4) >> (8 * ((offset + i) % 4)));
+            strip[i]
+                = pattern == GH_PATTERN_FLAT
+                      ? GH_FLAT_VALUE
+                      : (uint8_t) (gh_pattern_word ((offset + i) / 4) >> (8 * ((offset + i) % 4)));
           status = gh_run_submit_strip (run, rows, error);
         }
       if (status != GH_OK)
@@ -648,7 +657,8 @@ gh_reference_count16 (const uint16_t *pixels, int width, int height, int channel
     shift++;
   for (int y = 0; y < height; y++)
     {
-      const uint16_t *row = (const uint16_t *) ((const uint8_t *) pixels + (size_t) y * stride_bytes);
+      const uint16_t *row
+          = (const uint16_t *) ((const uint8_t *) pixels + (size_t) y * stride_bytes);
       for (int x = 0; x < width; x++)
         for (int c = 0; c < channels; c++)
           counts[(size_t) c * bins + (row[(size_t) x * channels + c] >> shift)]++;

@@ -153,7 +153,7 @@ parse_byte_size (const char *text, size_t *bytes)
     end++;
   if (*end || value == 0 || value > (SIZE_MAX >> shift))
     return 0;
-  *bytes = (size_t)value << shift;
+  *bytes = (size_t) value << shift;
   return 1;
 }
 
@@ -167,8 +167,8 @@ take_number (const char **text, unsigned long long *value)
   *value = 0;
   while (**text >= '0' && **text <= '9')
     {
-      if (*value < ((unsigned long long)1 << 60))
-        *value = *value * 10 + (unsigned long long)(**text - '0');
+      if (*value < ((unsigned long long) 1 << 60))
+        *value = *value * 10 + (unsigned long long) (**text - '0');
       (*text)++;
     }
   return *text != start;
@@ -190,10 +190,10 @@ parse_raw_geometry (const char *text, pnm_raw_geometry *geometry)
   if (width == 0 || height == 0 || width > INT_MAX || height > INT_MAX || channels < 1
       || channels > GH_MAX_CHANNELS || stride > SIZE_MAX || (stride && stride < width * channels))
     return 0;
-  geometry->width = (int)width;
-  geometry->height = (int)height;
-  geometry->channels = (int)channels;
-  geometry->stride = (size_t)stride;
+  geometry->width = (int) width;
+  geometry->height = (int) height;
+  geometry->channels = (int) channels;
+  geometry->stride = (size_t) stride;
   return 1;
 }
 
@@ -260,68 +260,51 @@ parse_arguments (int argc, char **argv, cli_options *options)
         options->raw = 1;
         break;
       case OPTION_METHOD:
-        for (i = 0; i < (int)(sizeof method_names / sizeof method_names[0]); i++)
+        for (i = 0; i < (int) (sizeof method_names / sizeof method_names[0]); i++)
           if (strcmp (optarg, method_names[i]) == 0)
             break;
-        if (i == (int)(sizeof method_names / sizeof method_names[0]))
+        if (i == (int) (sizeof method_names / sizeof method_names[0]))
           return usage_error ("--method wants cpu, global, private, fastest or all, not '%s'",
                               optarg);
-        options->method = (method_choice)i;
+        options->method = (method_choice) i;
         break;
       case OPTION_BACKEND:
-        for (i = 0; i < (int)(sizeof backend_names / sizeof backend_names[0]); i++)
+        for (i = 0; i < (int) (sizeof backend_names / sizeof backend_names[0]); i++)
           if (strcmp (optarg, backend_names[i]) == 0)
             break;
-        if (i == (int)(sizeof backend_names / sizeof backend_names[0]))
+        if (i == (int) (sizeof backend_names / sizeof backend_names[0]))
           return usage_error ("--backend wants auto, cpu or cuda, not '%s'", optarg);
-        options->backend = (gh_backend)i;
+        options->backend = (gh_backend) i;
         options->backend_given = 1;
         break;
       case OPTION_REPETITIONS:
         if (!parse_integer (optarg, 0, 100000, &number))
           return usage_error ("--repetitions wants a number from 0 to 100000, not '%s'", optarg);
-        options->repetitions = (int)number;
+        options->repetitions = (int) number;
         break;
-      case OPTION_JSON:
-        options->json = 1;
-        break;
-      case 'o':
-        options->output = optarg;
-        break;
+      case OPTION_JSON: options->json = 1; break;
+      case 'o': options->output = optarg; break;
       case OPTION_MEMORY_BUDGET:
         if (!parse_byte_size (optarg, &options->memory_budget))
           return usage_error ("--memory-budget wants a positive size in bytes (suffix K, M or "
                               "G allowed), not '%s'",
                               optarg);
         break;
-      case OPTION_QUIET:
-        options->quiet = 1;
-        break;
-      case OPTION_HELP:
-        print_usage (stdout);
-        return EXIT_OK;
-      case OPTION_VERSION:
-        printf ("gpuhist %s\n", GPUHIST_VERSION);
-        return EXIT_OK;
-      case OPTION_BENCH:
-        options->bench = 1;
-        break;
-      case OPTION_PHOTO:
-        options->photo = optarg;
-        break;
-      case OPTION_QUICK:
-        options->quick = 1;
-        break;
+      case OPTION_QUIET: options->quiet = 1; break;
+      case OPTION_HELP: print_usage (stdout); return EXIT_OK;
+      case OPTION_VERSION: printf ("gpuhist %s\n", GPUHIST_VERSION); return EXIT_OK;
+      case OPTION_BENCH: options->bench = 1; break;
+      case OPTION_PHOTO: options->photo = optarg; break;
+      case OPTION_QUICK: options->quick = 1; break;
       case OPTION_BINS:
-        if (!parse_integer (optarg, 256, 65536, &number)
-            || (number & (number - 1)) != 0)
+        if (!parse_integer (optarg, 256, 65536, &number) || (number & (number - 1)) != 0)
           return usage_error ("--bins takes 256, 1024, 4096, 16384 or 65536, not '%s'", optarg);
         options->bins = (int) number;
         break;
       case OPTION_STRATEGY:
         {
           static const char *const strategy_names[]
-            = { "auto", "shared", "narrow", "sliced", "global-copies" };
+              = { "auto", "shared", "narrow", "sliced", "global-copies" };
           for (i = 0; i < 5 && strcmp (optarg, strategy_names[i]) != 0; i++)
             ;
           if (i == 5)
@@ -331,8 +314,7 @@ parse_arguments (int argc, char **argv, cli_options *options)
           options->strategy = (gh_strategy) i;
         }
         break;
-      case ':':
-        return usage_error ("%s needs a value", argv[optind - 1]);
+      case ':': return usage_error ("%s needs a value", argv[optind - 1]);
       default:
         if (optopt > 0 && optopt < 256)
           return usage_error ("unknown option '-%c'", optopt);
@@ -381,7 +363,7 @@ count_16bit (gh_engine *engine, const pnm_image *image, gh_result *result, gh_er
     for (int x = 0; x < image->width; x++)
       for (int c = 0; c < image->channels; c++)
         samples[(size_t) y * row + (size_t) x * image->channels + c]
-          = (uint16_t) pnm_image_sample (image, x, y, c);
+            = (uint16_t) pnm_image_sample (image, x, y, c);
   gh_status status = gh_histogram_buffer16 (engine, samples, image->width, image->height,
                                             image->channels, row * sizeof *samples, result, error);
   free (samples);
@@ -470,8 +452,8 @@ print_timings (const gh_result *result)
         continue;
       fprintf (stderr,
                "gpuhist: %-14s median %10.3f ms  min %10.3f  max %10.3f  %8.2f GB/s  (%d runs)\n",
-               gh_timing_name ((gh_timing_kind)kind), timing->median_ms, timing->min_ms,
-               timing->max_ms, gh_timing_gbps (result, (gh_timing_kind)kind), timing->runs);
+               gh_timing_name ((gh_timing_kind) kind), timing->median_ms, timing->min_ms,
+               timing->max_ms, gh_timing_gbps (result, (gh_timing_kind) kind), timing->runs);
     }
 }
 
@@ -582,8 +564,8 @@ main (int argc, char **argv)
   if (image.bytes_per_sample == 2)
     status = count_16bit (engine, &image, &result, &error);
   else
-    status = gh_histogram_buffer (engine, image.pixels, image.width, image.height,
-                                  image.channels, image.stride, &result, &error);
+    status = gh_histogram_buffer (engine, image.pixels, image.width, image.height, image.channels,
+                                  image.stride, &result, &error);
   if (status != GH_OK)
     {
       fprintf (stderr, "gpuhist: %s: %s (%s)\n", input_name, error.message,

@@ -50,235 +50,236 @@
 #include <stdio.h>
 
 #ifdef __cplusplus
-extern "C" {
+extern "C"
+{
 #endif
 
 #define GH_MAX_CHANNELS 4
-#define GH_BINS 256        /* the default, and the only count for 8-bit samples */
-#define GH_MAX_BINS 65536  /* every level of a 16-bit sample */
+#define GH_BINS 256       /* the default, and the only count for 8-bit samples */
+#define GH_MAX_BINS 65536 /* every level of a 16-bit sample */
 #define GH_MESSAGE_SIZE 512
 #define GH_DEFAULT_MEMORY_BUDGET ((size_t) 256 << 20)
 
-typedef enum
-{
-  GH_OK = 0,
-  GH_ERROR_INVALID_ARGUMENT, /* the caller passed something impossible */
-  GH_ERROR_NO_DRIVER,        /* no NVIDIA driver is installed or loaded */
-  GH_ERROR_DRIVER_TOO_OLD,   /* the driver is older than the CUDA runtime built in */
-  GH_ERROR_NO_DEVICE,        /* a driver, but no usable CUDA device */
-  GH_ERROR_OUT_OF_MEMORY,    /* device or pinned host memory could not be had */
-  GH_ERROR_GPU_FAILED,       /* a CUDA call or kernel failed */
-  GH_ERROR_NOT_BUILT,        /* this build has no CUDA backend */
-  GH_ERROR_MISMATCH,         /* two methods disagreed on the counts: a bug, never hidden */
-  GH_ERROR_UNSUPPORTED,      /* a forced choice this device cannot do */
-  GH_ERROR_CANCELLED
-} gh_status;
+  typedef enum
+  {
+    GH_OK = 0,
+    GH_ERROR_INVALID_ARGUMENT, /* the caller passed something impossible */
+    GH_ERROR_NO_DRIVER,        /* no NVIDIA driver is installed or loaded */
+    GH_ERROR_DRIVER_TOO_OLD,   /* the driver is older than the CUDA runtime built in */
+    GH_ERROR_NO_DEVICE,        /* a driver, but no usable CUDA device */
+    GH_ERROR_OUT_OF_MEMORY,    /* device or pinned host memory could not be had */
+    GH_ERROR_GPU_FAILED,       /* a CUDA call or kernel failed */
+    GH_ERROR_NOT_BUILT,        /* this build has no CUDA backend */
+    GH_ERROR_MISMATCH,         /* two methods disagreed on the counts: a bug, never hidden */
+    GH_ERROR_UNSUPPORTED,      /* a forced choice this device cannot do */
+    GH_ERROR_CANCELLED
+  } gh_status;
 
-typedef struct
-{
-  gh_status status;
-  char message[GH_MESSAGE_SIZE];
-} gh_error;
+  typedef struct
+  {
+    gh_status status;
+    char message[GH_MESSAGE_SIZE];
+  } gh_error;
 
-/* Which machine counts. */
-typedef enum
-{
-  GH_BACKEND_AUTO = 0, /* the GPU when one is usable, else the CPU with the reason recorded */
-  GH_BACKEND_CPU,
-  GH_BACKEND_CUDA /* the GPU or an error */
-} gh_backend;
+  /* Which machine counts. */
+  typedef enum
+  {
+    GH_BACKEND_AUTO = 0, /* the GPU when one is usable, else the CPU with the reason recorded */
+    GH_BACKEND_CPU,
+    GH_BACKEND_CUDA /* the GPU or an error */
+  } gh_backend;
 
-/* The methods compared.  Each backend implements all four, so the same table fills either way:
- *
- *                      CUDA backend                           CPU backend
- *   GLOBAL_ATOMICS     one atomicAdd per sample, device-wide   one atomic add per sample, shared
- *   PRIVATIZED         the seed's kernel: a shared-memory       per-thread tables, merged once
- *                      copy per block, merged with atomicAdd
- *   FASTEST            the project's own privatized kernel      the fastest CPU method
- *   READ_ONLY          reads every byte, counts nothing:        reads every byte, counts nothing
- *                      the ceiling
- */
-typedef enum
-{
-  GH_METHOD_GLOBAL_ATOMICS = 0,
-  GH_METHOD_PRIVATIZED,
-  GH_METHOD_FASTEST,
-  GH_METHOD_READ_ONLY,
-  GH_N_METHODS
-} gh_method;
+  /* The methods compared.  Each backend implements all four, so the same table fills either way:
+   *
+   *                      CUDA backend                           CPU backend
+   *   GLOBAL_ATOMICS     one atomicAdd per sample, device-wide   one atomic add per sample, shared
+   *   PRIVATIZED         the seed's kernel: a shared-memory       per-thread tables, merged once
+   *                      copy per block, merged with atomicAdd
+   *   FASTEST            the project's own privatized kernel      the fastest CPU method
+   *   READ_ONLY          reads every byte, counts nothing:        reads every byte, counts nothing
+   *                      the ceiling
+   */
+  typedef enum
+  {
+    GH_METHOD_GLOBAL_ATOMICS = 0,
+    GH_METHOD_PRIVATIZED,
+    GH_METHOD_FASTEST,
+    GH_METHOD_READ_ONLY,
+    GH_N_METHODS
+  } gh_method;
 
 #define GH_METHOD_BIT(m) (1u << (m))
 #define GH_ALL_METHODS ((1u << GH_N_METHODS) - 1u)
 
-/* Shared-memory layouts of the FASTEST kernel; AUTO picks from the device's properties. */
-typedef enum
-{
-  GH_LAYOUT_AUTO = 0,
-  GH_LAYOUT_WIDE,    /* one 32-bit counter column per warp lane: no bank conflicts */
-  GH_LAYOUT_PACKED,  /* the same with 16-bit counters, flushed before they overflow: half the
-                        shared memory, for GPUs such as the T4 */
-  GH_LAYOUT_SINGLE   /* one table per block, as the seed does */
-} gh_layout;
+  /* Shared-memory layouts of the FASTEST kernel; AUTO picks from the device's properties. */
+  typedef enum
+  {
+    GH_LAYOUT_AUTO = 0,
+    GH_LAYOUT_WIDE,   /* one 32-bit counter column per warp lane: no bank conflicts */
+    GH_LAYOUT_PACKED, /* the same with 16-bit counters, flushed before they overflow: half the
+                         shared memory, for GPUs such as the T4 */
+    GH_LAYOUT_SINGLE  /* one table per block, as the seed does */
+  } gh_layout;
 
-/* How FASTEST counts when the tables are larger than 256 bins of 8-bit samples (16-bit samples,
- * or bins = 1024 ... 65536); AUTO picks from the device's shared memory and the bin count. */
-typedef enum
-{
-  GH_STRATEGY_AUTO = 0,
-  GH_STRATEGY_SHARED,        /* one 32-bit copy of the tables per block in shared memory */
-  GH_STRATEGY_NARROW,        /* 16-bit counters in shared memory, flushed before they overflow */
-  GH_STRATEGY_SLICED,        /* a slice of the bins per pass; the input is read once a slice */
-  GH_STRATEGY_GLOBAL_COPIES  /* a handful of full copies in global memory, merged at the end */
-} gh_strategy;
+  /* How FASTEST counts when the tables are larger than 256 bins of 8-bit samples (16-bit samples,
+   * or bins = 1024 ... 65536); AUTO picks from the device's shared memory and the bin count. */
+  typedef enum
+  {
+    GH_STRATEGY_AUTO = 0,
+    GH_STRATEGY_SHARED,       /* one 32-bit copy of the tables per block in shared memory */
+    GH_STRATEGY_NARROW,       /* 16-bit counters in shared memory, flushed before they overflow */
+    GH_STRATEGY_SLICED,       /* a slice of the bins per pass; the input is read once a slice */
+    GH_STRATEGY_GLOBAL_COPIES /* a handful of full copies in global memory, merged at the end */
+  } gh_strategy;
 
-/* Synthetic inputs, made where the counting happens (on the device for the GPU backend). */
-typedef enum
-{
-  GH_PATTERN_FLAT = 0,   /* every sample the same value */
-  GH_PATTERN_NOISE       /* uniform random bytes */
-} gh_pattern;
+  /* Synthetic inputs, made where the counting happens (on the device for the GPU backend). */
+  typedef enum
+  {
+    GH_PATTERN_FLAT = 0, /* every sample the same value */
+    GH_PATTERN_NOISE     /* uniform random bytes */
+  } gh_pattern;
 
-typedef struct
-{
-  gh_backend backend;
-  unsigned methods;     /* GH_METHOD_BIT mask; 0 means FASTEST alone */
-  int repetitions;      /* timed runs per method per strip; 0: count once with FASTEST, untimed */
-  int warmup;           /* untimed runs before the timed ones; < 0 means the default, 1 */
-  size_t memory_budget; /* 0: GH_DEFAULT_MEMORY_BUDGET (or GPUHIST_MEMORY_BUDGET) */
-  gh_layout layout;     /* FASTEST's layout; AUTO unless a comparison forces one */
-  int cpu_threads;      /* 0: one per core */
-  int device;           /* CUDA device ordinal */
-  int bins;             /* per channel: 256 (0 means 256), 1024, 4096, 16384 or 65536 */
-  gh_strategy strategy; /* wide tables only: AUTO unless a comparison forces one */
-} gh_options;
+  typedef struct
+  {
+    gh_backend backend;
+    unsigned methods;     /* GH_METHOD_BIT mask; 0 means FASTEST alone */
+    int repetitions;      /* timed runs per method per strip; 0: count once with FASTEST, untimed */
+    int warmup;           /* untimed runs before the timed ones; < 0 means the default, 1 */
+    size_t memory_budget; /* 0: GH_DEFAULT_MEMORY_BUDGET (or GPUHIST_MEMORY_BUDGET) */
+    gh_layout layout;     /* FASTEST's layout; AUTO unless a comparison forces one */
+    int cpu_threads;      /* 0: one per core */
+    int device;           /* CUDA device ordinal */
+    int bins;             /* per channel: 256 (0 means 256), 1024, 4096, 16384 or 65536 */
+    gh_strategy strategy; /* wide tables only: AUTO unless a comparison forces one */
+  } gh_options;
 
-/* Fills *options with the defaults: AUTO backend, FASTEST only, no repetitions. */
-void gh_options_init (gh_options *options);
+  /* Fills *options with the defaults: AUTO backend, FASTEST only, no repetitions. */
+  void gh_options_init (gh_options *options);
 
-typedef enum
-{
-  GH_TIME_GLOBAL_ATOMICS = GH_METHOD_GLOBAL_ATOMICS,
-  GH_TIME_PRIVATIZED = GH_METHOD_PRIVATIZED,
-  GH_TIME_FASTEST = GH_METHOD_FASTEST,
-  GH_TIME_READ_ONLY = GH_METHOD_READ_ONLY,
-  GH_TIME_UPLOAD, /* host to device, all strips; 0 on the CPU and for device-made inputs */
-  GH_N_TIMINGS
-} gh_timing_kind;
+  typedef enum
+  {
+    GH_TIME_GLOBAL_ATOMICS = GH_METHOD_GLOBAL_ATOMICS,
+    GH_TIME_PRIVATIZED = GH_METHOD_PRIVATIZED,
+    GH_TIME_FASTEST = GH_METHOD_FASTEST,
+    GH_TIME_READ_ONLY = GH_METHOD_READ_ONLY,
+    GH_TIME_UPLOAD, /* host to device, all strips; 0 on the CPU and for device-made inputs */
+    GH_N_TIMINGS
+  } gh_timing_kind;
 
-/* One method's time for the whole image: the strips' times added up per repetition, then the
- * median, min and max over repetitions.  runs == 0 means not run. */
-typedef struct
-{
-  double median_ms;
-  double min_ms;
-  double max_ms;
-  int runs;
-} gh_timing;
+  /* One method's time for the whole image: the strips' times added up per repetition, then the
+   * median, min and max over repetitions.  runs == 0 means not run. */
+  typedef struct
+  {
+    double median_ms;
+    double min_ms;
+    double max_ms;
+    int runs;
+  } gh_timing;
 
-typedef struct
-{
-  int channels;
-  int bins;           /* per channel */
-  uint64_t *counts;   /* channels * bins, channel by channel; owned, see gh_result_clear */
-  uint64_t samples;   /* samples counted per channel (the pixel count) */
-  uint64_t bytes;     /* bytes read per pass */
-  gh_timing timing[GH_N_TIMINGS];
-  int used_gpu;
-  char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
-                                    "CPU, 2 threads: no NVIDIA driver is installed" */
-  char layout[64];               /* what FASTEST ran as, e.g. "wide, 4 ch, 1024 threads" */
-} gh_result;
+  typedef struct
+  {
+    int channels;
+    int bins;         /* per channel */
+    uint64_t *counts; /* channels * bins, channel by channel; owned, see gh_result_clear */
+    uint64_t samples; /* samples counted per channel (the pixel count) */
+    uint64_t bytes;   /* bytes read per pass */
+    gh_timing timing[GH_N_TIMINGS];
+    int used_gpu;
+    char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
+                                      "CPU, 2 threads: no NVIDIA driver is installed" */
+    char layout[64];               /* what FASTEST ran as, e.g. "wide, 4 ch, 1024 threads" */
+  } gh_result;
 
-void gh_result_clear (gh_result *result);
+  void gh_result_clear (gh_result *result);
 
-typedef struct gh_engine gh_engine;
-typedef struct gh_run gh_run;
+  typedef struct gh_engine gh_engine;
+  typedef struct gh_run gh_run;
 
-/* With GH_BACKEND_AUTO this never fails for want of a GPU: it falls back to the CPU and says why
- * in gh_engine_backend.  It returns NULL (and fills *error) only for bad options or no memory,
- * or with GH_BACKEND_CUDA when the GPU cannot be used. */
-gh_engine *gh_engine_new (const gh_options *options, gh_error *error);
-void gh_engine_free (gh_engine *engine);
+  /* With GH_BACKEND_AUTO this never fails for want of a GPU: it falls back to the CPU and says why
+   * in gh_engine_backend.  It returns NULL (and fills *error) only for bad options or no memory,
+   * or with GH_BACKEND_CUDA when the GPU cannot be used. */
+  gh_engine *gh_engine_new (const gh_options *options, gh_error *error);
+  void gh_engine_free (gh_engine *engine);
 
-/* A line naming the device, driver and runtime, or "CPU, N threads: <why no GPU>". */
-const char *gh_engine_backend (const gh_engine *engine);
-int gh_engine_uses_gpu (const gh_engine *engine);
+  /* A line naming the device, driver and runtime, or "CPU, N threads: <why no GPU>". */
+  const char *gh_engine_backend (const gh_engine *engine);
+  int gh_engine_uses_gpu (const gh_engine *engine);
 
-/* Switches the engine to the CPU for good, recording why (typically the message of the error
- * that ended the GPU run). */
-void gh_engine_fall_back_to_cpu (gh_engine *engine, const char *reason);
+  /* Switches the engine to the CPU for good, recording why (typically the message of the error
+   * that ended the GPU run). */
+  void gh_engine_fall_back_to_cpu (gh_engine *engine, const char *reason);
 
-/* Changes the methods and repetitions of later runs. */
-void gh_engine_set_methods (gh_engine *engine, unsigned methods, int repetitions);
-/* Changes the bins of later runs: a power of two from 256 to 65536; GH_OK or INVALID_ARGUMENT. */
-gh_status gh_engine_set_bins (gh_engine *engine, int bins, gh_strategy strategy, gh_error *error);
+  /* Changes the methods and repetitions of later runs. */
+  void gh_engine_set_methods (gh_engine *engine, unsigned methods, int repetitions);
+  /* Changes the bins of later runs: a power of two from 256 to 65536; GH_OK or INVALID_ARGUMENT. */
+  gh_status gh_engine_set_bins (gh_engine *engine, int bins, gh_strategy strategy, gh_error *error);
 
-/* A run over 8-bit samples: 256 bins, whatever the engine's bins. */
-gh_run *gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *error);
-/* A run over samples of 1 or 2 bytes (uint16_t in the host's byte order), binned into the
- * engine's bins: a 16-bit sample v lands in bin v * bins / 65536.  8-bit samples take 256 bins
- * only. */
-gh_run *gh_run_begin_samples (gh_engine *engine, int width, int height, int channels,
-                              int bytes_per_sample, gh_error *error);
-uint8_t *gh_run_strip_buffer (gh_run *run, int *max_rows);
-gh_status gh_run_submit_strip (gh_run *run, int rows, gh_error *error);
-/* Rows are width * channels * bytes_per_sample bytes, packed.
- * Fills *result (which the caller clears) and frees the run, successful or not. */
-gh_status gh_run_finish (gh_run *run, gh_result *result, gh_error *error);
-/* Frees a run that will not be finished (cancelled, or the caller hit an error). */
-void gh_run_abort (gh_run *run);
+  /* A run over 8-bit samples: 256 bins, whatever the engine's bins. */
+  gh_run *gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *error);
+  /* A run over samples of 1 or 2 bytes (uint16_t in the host's byte order), binned into the
+   * engine's bins: a 16-bit sample v lands in bin v * bins / 65536.  8-bit samples take 256 bins
+   * only. */
+  gh_run *gh_run_begin_samples (gh_engine *engine, int width, int height, int channels,
+                                int bytes_per_sample, gh_error *error);
+  uint8_t *gh_run_strip_buffer (gh_run *run, int *max_rows);
+  gh_status gh_run_submit_strip (gh_run *run, int rows, gh_error *error);
+  /* Rows are width * channels * bytes_per_sample bytes, packed.
+   * Fills *result (which the caller clears) and frees the run, successful or not. */
+  gh_status gh_run_finish (gh_run *run, gh_result *result, gh_error *error);
+  /* Frees a run that will not be finished (cancelled, or the caller hit an error). */
+  void gh_run_abort (gh_run *run);
 
-/* The whole loop for an image already in memory, rows `stride` bytes apart; on a GPU failure it
- * falls back to the CPU and runs again. */
-gh_status gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height,
-                               int channels, size_t stride, gh_result *result, gh_error *error);
-/* The same for 16-bit samples (uint16_t, host byte order), in the engine's bins. */
-gh_status gh_histogram_buffer16 (gh_engine *engine, const uint16_t *pixels, int width,
-                                 int height, int channels, size_t stride_bytes, gh_result *result,
-                                 gh_error *error);
+  /* The whole loop for an image already in memory, rows `stride` bytes apart; on a GPU failure it
+   * falls back to the CPU and runs again. */
+  gh_status gh_histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int height,
+                                 int channels, size_t stride, gh_result *result, gh_error *error);
+  /* The same for 16-bit samples (uint16_t, host byte order), in the engine's bins. */
+  gh_status gh_histogram_buffer16 (gh_engine *engine, const uint16_t *pixels, int width, int height,
+                                   int channels, size_t stride_bytes, gh_result *result,
+                                   gh_error *error);
 
-/* Runs the configured methods on a synthetic image of this size, made on the device for the GPU
- * backend (no upload), so that contention can be compared with the user's own image. */
-gh_status gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height,
-                                int channels, gh_result *result, gh_error *error);
+  /* Runs the configured methods on a synthetic image of this size, made on the device for the GPU
+   * backend (no upload), so that contention can be compared with the user's own image. */
+  gh_status gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height,
+                                  int channels, gh_result *result, gh_error *error);
 
-/* The single-threaded reference count: obviously correct, used to verify everything else.
- * Adds into counts (channels * GH_BINS). */
-void gh_reference_count (const uint8_t *pixels, int width, int height, int channels,
-                         size_t stride, uint64_t *counts);
-/* The same for 16-bit samples into `bins` bins a channel (channels * bins counts). */
-void gh_reference_count16 (const uint16_t *pixels, int width, int height, int channels,
-                           size_t stride_bytes, int bins, uint64_t *counts);
+  /* The single-threaded reference count: obviously correct, used to verify everything else.
+   * Adds into counts (channels * GH_BINS). */
+  void gh_reference_count (const uint8_t *pixels, int width, int height, int channels,
+                           size_t stride, uint64_t *counts);
+  /* The same for 16-bit samples into `bins` bins a channel (channels * bins counts). */
+  void gh_reference_count16 (const uint16_t *pixels, int width, int height, int channels,
+                             size_t stride_bytes, int bins, uint64_t *counts);
 
-/* Statistics of one channel's histogram. */
-typedef struct
-{
-  double mean;
-  double stddev;
-  int median; /* the lowest bin at which half the samples are reached */
-  int min;    /* lowest and highest bin used; -1 when empty */
-  int max;
-  double busiest_share; /* the largest bin over all samples, 0..1 */
-  int bins_used;
-  uint64_t pixels;
-} gh_channel_stats;
+  /* Statistics of one channel's histogram. */
+  typedef struct
+  {
+    double mean;
+    double stddev;
+    int median; /* the lowest bin at which half the samples are reached */
+    int min;    /* lowest and highest bin used; -1 when empty */
+    int max;
+    double busiest_share; /* the largest bin over all samples, 0..1 */
+    int bins_used;
+    uint64_t pixels;
+  } gh_channel_stats;
 
-void gh_stats_compute (const uint64_t *counts, int bins, gh_channel_stats *stats);
+  void gh_stats_compute (const uint64_t *counts, int bins, gh_channel_stats *stats);
 
-/* Names of the methods and timings for tables: "global atomics", "privatized", ... */
-const char *gh_method_name (gh_method method);
-const char *gh_timing_name (gh_timing_kind kind);
-const char *gh_status_name (gh_status status);
-const char *gh_strategy_name (gh_strategy strategy);
+  /* Names of the methods and timings for tables: "global atomics", "privatized", ... */
+  const char *gh_method_name (gh_method method);
+  const char *gh_timing_name (gh_timing_kind kind);
+  const char *gh_status_name (gh_status status);
+  const char *gh_strategy_name (gh_strategy strategy);
 
-/* Results as text.  channel_names holds result->channels names ("red", "green", "blue",
- * "alpha", "gray").  CSV: a header "bin,<names>" then one row per bin.  JSON: counts,
- * statistics, timings and the backend.  Return 0, or -1 when writing failed. */
-int gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_names);
-int gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names);
+  /* Results as text.  channel_names holds result->channels names ("red", "green", "blue",
+   * "alpha", "gray").  CSV: a header "bin,<names>" then one row per bin.  JSON: counts,
+   * statistics, timings and the backend.  Return 0, or -1 when writing failed. */
+  int gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_names);
+  int gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names);
 
-/* Effective bandwidth of a timing over the result's bytes, in GB/s (10^9); 0 when not run. */
-double gh_timing_gbps (const gh_result *result, gh_timing_kind kind);
+  /* Effective bandwidth of a timing over the result's bytes, in GB/s (10^9); 0 when not run. */
+  double gh_timing_gbps (const gh_result *result, gh_timing_kind kind);
 
 #ifdef __cplusplus
 }

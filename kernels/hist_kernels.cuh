@@ -69,12 +69,12 @@ enum layout
   kWide = 2
 };
 
-template <int C, int L>
-struct fastest_traits
+template <int C, int L> struct fastest_traits
 {
   /* 32-bit words of shared memory the block needs. */
-  static constexpr int words = L == kWide ? C * kBins * kWarp : L == kPacked ? C * kBins / 2 * kWarp
-                                                                             : C * kBins;
+  static constexpr int words = L == kWide     ? C * kBins * kWarp
+                               : L == kPacked ? C * kBins / 2 * kWarp
+                                              : C * kBins;
   /* Bytes a thread reads per step: whole 16-byte loads that also hold whole pixels. */
   static constexpr int vectors = C == 3 ? 3 : 4;
   static constexpr int unit = 16 * vectors;
@@ -152,8 +152,9 @@ load_step (const uint4 *vec, size_t base, size_t units, size_t vectors, uint4 (&
 }
 
 template <int C, int L, int THREADS>
-__global__ void __launch_bounds__ (THREADS)
-fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
+__global__ void
+__launch_bounds__ (THREADS)
+    fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
 {
   extern __shared__ unsigned int sh[];
   using traits = fastest_traits<C, L>;
@@ -274,8 +275,8 @@ read_only_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *sink)
       uint4 q = __ldcs (&vec[i]);
       acc ^= q.x ^ q.y ^ q.z ^ q.w;
     }
-  for (size_t j = vectors * 16 + blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x;
-       j < n; j += step)
+  for (size_t j = vectors * 16 + blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x; j < n;
+       j += step)
     acc ^= in[j];
   if (acc == 0x5EEDF00Du)
     atomicAdd (sink, 1u);

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 /* Past this a number in a header is wrong whatever field it is; keeps the arithmetic in range. */
-#define NUMBER_SATURATION ((uint64_t)UINT32_MAX + 1)
+#define NUMBER_SATURATION ((uint64_t) UINT32_MAX + 1)
 
 typedef struct
 {
@@ -74,7 +74,7 @@ describe_token (const uint8_t *token, size_t length, char *text, size_t text_siz
   if (text_size < shown + 4)
     shown = text_size > 4 ? text_size - 4 : 0;
   for (i = 0; i < shown; i++)
-    text[i] = (token[i] >= 0x20 && token[i] < 0x7f) ? (char)token[i] : '?';
+    text[i] = (token[i] >= 0x20 && token[i] < 0x7f) ? (char) token[i] : '?';
   if (shown < length && text_size >= shown + 4)
     {
       memcpy (text + shown, "...", 3);
@@ -92,7 +92,7 @@ read_digits (const uint8_t *digits, size_t length)
 
   for (i = 0; i < length; i++)
     {
-      value = value * 10 + (uint64_t)(digits[i] - '0');
+      value = value * 10 + (uint64_t) (digits[i] - '0');
       if (value >= NUMBER_SATURATION)
         return NUMBER_SATURATION;
     }
@@ -203,7 +203,8 @@ finish_image (cursor *c, uint64_t width, uint64_t height, uint64_t channels, uin
                  "image too large: %" PRIu64 "x%" PRIu64 " pixels of %" PRIu64
                  " bytes each are more than %" PRIu64 " GiB",
                  width, height, channels * bytes_per_sample,
-                 (uint64_t)(PNM_MAX_IMAGE_BYTES < SIZE_MAX ? PNM_MAX_IMAGE_BYTES : SIZE_MAX) >> 30);
+                 (uint64_t) (PNM_MAX_IMAGE_BYTES < SIZE_MAX ? PNM_MAX_IMAGE_BYTES : SIZE_MAX)
+                     >> 30);
   image_bytes = row_bytes * height;
   available = c->size - c->pos;
   if (available < image_bytes)
@@ -222,7 +223,7 @@ finish_image (cursor *c, uint64_t width, uint64_t height, uint64_t channels, uin
         {
           unsigned value = bytes_per_sample == 1
                                ? samples[i]
-                               : (unsigned)samples[2 * i] << 8 | samples[2 * i + 1];
+                               : (unsigned) samples[2 * i] << 8 | samples[2 * i + 1];
           if (value > maxval)
             {
               uint64_t pixel = i / channels;
@@ -234,12 +235,12 @@ finish_image (cursor *c, uint64_t width, uint64_t height, uint64_t channels, uin
         }
     }
 
-  out->width = (int)width;
-  out->height = (int)height;
-  out->channels = (int)channels;
-  out->maxval = (unsigned)maxval;
-  out->bytes_per_sample = (int)bytes_per_sample;
-  out->stride = (size_t)row_bytes;
+  out->width = (int) width;
+  out->height = (int) height;
+  out->channels = (int) channels;
+  out->maxval = (unsigned) maxval;
+  out->bytes_per_sample = (int) bytes_per_sample;
+  out->stride = (size_t) row_bytes;
   out->pixels = c->data + c->pos;
   return PNM_OK;
 }
@@ -268,7 +269,7 @@ parse_pgm_ppm (cursor *c, int channels, pnm_image *out)
 
   out->format = channels == 1 ? PNM_FORMAT_PGM : PNM_FORMAT_PPM;
   pnm_default_channel_names (channels, out->channel_names);
-  return finish_image (c, width, height, (uint64_t)channels, maxval, out);
+  return finish_image (c, width, height, (uint64_t) channels, maxval, out);
 }
 
 typedef struct
@@ -330,7 +331,7 @@ parse_pam (cursor *c, pnm_image *out)
       if (!newline)
         return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
                      "truncated header: the file ends before ENDHDR");
-      line_length = (size_t)(newline - line);
+      line_length = (size_t) (newline - line);
       c->pos += line_length + 1;
 
       end = line + line_length;
@@ -342,12 +343,12 @@ parse_pam (cursor *c, pnm_image *out)
       value = keyword;
       while (value < end && !is_pnm_space (*value))
         value++;
-      keyword_length = (size_t)(value - keyword);
+      keyword_length = (size_t) (value - keyword);
       while (value < end && is_pnm_space (*value))
         value++;
       while (end > value && is_pnm_space (end[-1]))
         end--;
-      value_length = (size_t)(end - value);
+      value_length = (size_t) (end - value);
 
       if (token_is (keyword, keyword_length, "ENDHDR"))
         {
@@ -362,7 +363,7 @@ parse_pam (cursor *c, pnm_image *out)
              this reader knows, so a second line makes the type unknown. */
           tuple_lines++;
           type = NULL;
-          for (i = 0; i < (int)(sizeof known_tuple_types / sizeof known_tuple_types[0]); i++)
+          for (i = 0; i < (int) (sizeof known_tuple_types / sizeof known_tuple_types[0]); i++)
             if (token_is (value, value_length, known_tuple_types[i].name))
               type = &known_tuple_types[i];
           if (!type || tuple_lines > 1)
@@ -412,14 +413,14 @@ parse_pam (cursor *c, pnm_image *out)
     return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
                  "DEPTH %" PRIu64 "%s: only 1 to %d channels are supported", numbers[DEPTH],
                  numbers[DEPTH] >= NUMBER_SATURATION ? " or more" : "", PNM_MAX_CHANNELS);
-  if (type && (uint64_t)type->depth != numbers[DEPTH])
+  if (type && (uint64_t) type->depth != numbers[DEPTH])
     return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
                  "DEPTH %" PRIu64 " does not match TUPLTYPE %s, which has %d channel%s",
                  numbers[DEPTH], type->name, type->depth, type->depth == 1 ? "" : "s");
 
   out->format = PNM_FORMAT_PAM;
   /* The known tuple types name their channels exactly as the defaults for their depth do. */
-  pnm_default_channel_names ((int)numbers[DEPTH], out->channel_names);
+  pnm_default_channel_names ((int) numbers[DEPTH], out->channel_names);
   return finish_image (c, numbers[WIDTH], numbers[HEIGHT], numbers[DEPTH], numbers[MAXVAL], out);
 }
 
@@ -488,24 +489,24 @@ pnm_parse_raw (const uint8_t *data, size_t size, const pnm_raw_geometry *geometr
     return fail (error, error_size, PNM_ERROR_FORMAT,
                  "raw input with %d channels: only 1 to %d are supported", geometry->channels,
                  PNM_MAX_CHANNELS);
-  row_bytes = (uint64_t)geometry->width * (uint64_t)geometry->channels;
-  stride = geometry->stride ? (uint64_t)geometry->stride : row_bytes;
+  row_bytes = (uint64_t) geometry->width * (uint64_t) geometry->channels;
+  stride = geometry->stride ? (uint64_t) geometry->stride : row_bytes;
   if (stride < row_bytes)
     return fail (error, error_size, PNM_ERROR_FORMAT,
                  "raw stride %" PRIu64 " is shorter than a row of %" PRIu64 " bytes", stride,
                  row_bytes);
   /* The last row needs no padding after it. */
   if (stride > PNM_MAX_IMAGE_BYTES
-      || (uint64_t)(geometry->height - 1) > (PNM_MAX_IMAGE_BYTES - row_bytes) / stride)
+      || (uint64_t) (geometry->height - 1) > (PNM_MAX_IMAGE_BYTES - row_bytes) / stride)
     return fail (error, error_size, PNM_ERROR_TOO_LARGE,
                  "raw image too large: %d rows %" PRIu64 " bytes apart are more than %" PRIu64
                  " GiB",
-                 geometry->height, stride, (uint64_t)(PNM_MAX_IMAGE_BYTES >> 30));
-  needed = stride * (uint64_t)(geometry->height - 1) + row_bytes;
+                 geometry->height, stride, (uint64_t) (PNM_MAX_IMAGE_BYTES >> 30));
+  needed = stride * (uint64_t) (geometry->height - 1) + row_bytes;
   if (needed > SIZE_MAX)
     return fail (error, error_size, PNM_ERROR_TOO_LARGE,
                  "raw image too large for this machine's address space");
-  if ((uint64_t)size < needed)
+  if ((uint64_t) size < needed)
     return fail (error, error_size, PNM_ERROR_FORMAT,
                  "truncated data: %dx%d with %d channels and stride %" PRIu64 " needs %" PRIu64
                  " bytes, the input has %zu",
@@ -517,7 +518,7 @@ pnm_parse_raw (const uint8_t *data, size_t size, const pnm_raw_geometry *geometr
   out->channels = geometry->channels;
   out->maxval = 255;
   out->bytes_per_sample = 1;
-  out->stride = (size_t)stride;
+  out->stride = (size_t) stride;
   out->pixels = data;
   pnm_default_channel_names (geometry->channels, out->channel_names);
   return PNM_OK;
@@ -529,14 +530,14 @@ static pnm_status
 read_all (FILE *stream, uint8_t **data, size_t *size, char *error, size_t error_size)
 {
   /* A header and padding beyond the largest image accepted is still a corrupt file. */
-  const uint64_t limit = PNM_MAX_IMAGE_BYTES + ((uint64_t)1 << 20);
-  size_t capacity = (size_t)1 << 16, length = 0;
+  const uint64_t limit = PNM_MAX_IMAGE_BYTES + ((uint64_t) 1 << 20);
+  size_t capacity = (size_t) 1 << 16, length = 0;
   uint8_t *buffer;
   struct stat info;
 
   if (fstat (fileno (stream), &info) == 0 && S_ISREG (info.st_mode) && info.st_size > 0
-      && (uint64_t)info.st_size < limit && (uint64_t)info.st_size < SIZE_MAX)
-    capacity = (size_t)info.st_size + 1; /* + 1: end of file is seen without a regrow */
+      && (uint64_t) info.st_size < limit && (uint64_t) info.st_size < SIZE_MAX)
+    capacity = (size_t) info.st_size + 1; /* + 1: end of file is seen without a regrow */
 
   buffer = malloc (capacity);
   if (!buffer)
@@ -549,12 +550,12 @@ read_all (FILE *stream, uint8_t **data, size_t *size, char *error, size_t error_
         {
           uint8_t *grown;
           size_t new_capacity = capacity <= SIZE_MAX / 2 ? capacity * 2 : SIZE_MAX;
-          if ((uint64_t)capacity >= limit || new_capacity == capacity)
+          if ((uint64_t) capacity >= limit || new_capacity == capacity)
             {
               free (buffer);
               return fail (error, error_size, PNM_ERROR_TOO_LARGE,
                            "the input is larger than any image gpuhist reads (%" PRIu64 " GiB)",
-                           (uint64_t)(PNM_MAX_IMAGE_BYTES >> 30));
+                           (uint64_t) (PNM_MAX_IMAGE_BYTES >> 30));
             }
           grown = realloc (buffer, new_capacity);
           if (!grown)
@@ -636,9 +637,9 @@ unsigned
 pnm_image_sample (const pnm_image *image, int x, int y, int c)
 {
   const uint8_t *sample
-      = image->pixels + (size_t)y * image->stride
-        + ((size_t)x * (size_t)image->channels + (size_t)c) * (size_t)image->bytes_per_sample;
-  return image->bytes_per_sample == 2 ? (unsigned)sample[0] << 8 | sample[1] : sample[0];
+      = image->pixels + (size_t) y * image->stride
+        + ((size_t) x * (size_t) image->channels + (size_t) c) * (size_t) image->bytes_per_sample;
+  return image->bytes_per_sample == 2 ? (unsigned) sample[0] << 8 | sample[1] : sample[0];
 }
 
 const char *
@@ -646,14 +647,10 @@ pnm_format_name (pnm_format format)
 {
   switch (format)
     {
-    case PNM_FORMAT_PGM:
-      return "PGM";
-    case PNM_FORMAT_PPM:
-      return "PPM";
-    case PNM_FORMAT_PAM:
-      return "PAM";
-    case PNM_FORMAT_RAW:
-      return "raw";
+    case PNM_FORMAT_PGM: return "PGM";
+    case PNM_FORMAT_PPM: return "PPM";
+    case PNM_FORMAT_PAM: return "PAM";
+    case PNM_FORMAT_RAW: return "raw";
     }
   return "unknown";
 }

@@ -18,7 +18,7 @@
 #define PNM_MAX_CHANNELS 4
 /* No image bigger than this (1 TiB of samples) is accepted: past it a size is a corrupt header,
  * not a picture. */
-#define PNM_MAX_IMAGE_BYTES ((uint64_t)1 << 40)
+#define PNM_MAX_IMAGE_BYTES ((uint64_t) 1 << 40)
 #define PNM_ERROR_SIZE 256
 
 typedef enum

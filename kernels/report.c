@@ -8,7 +8,7 @@ const char *
 gh_method_name (gh_method method)
 {
   static const char *const names[GH_N_METHODS]
-    = { "global atomics", "privatized", "fastest", "read-only" };
+      = { "global atomics", "privatized", "fastest", "read-only" };
   return method < GH_N_METHODS ? names[method] : "unknown";
 }
 
@@ -22,8 +22,8 @@ const char *
 gh_status_name (gh_status status)
 {
   static const char *const names[] = {
-    "ok", "invalid argument", "no driver", "driver too old", "no device", "out of memory",
-    "GPU failed", "not built", "mismatch", "unsupported", "cancelled",
+    "ok",         "invalid argument", "no driver", "driver too old", "no device", "out of memory",
+    "GPU failed", "not built",        "mismatch",  "unsupported",    "cancelled",
   };
   return (size_t) status < sizeof names / sizeof names[0] ? names[status] : "unknown";
 }
@@ -80,7 +80,7 @@ write_json_string (FILE *out, const char *s)
 }
 
 static const char *const json_timing_keys[GH_N_TIMINGS]
-  = { "global_atomics", "privatized", "fastest", "read_only", "upload" };
+    = { "global_atomics", "privatized", "fastest", "read_only", "upload" };
 
 int
 gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names)

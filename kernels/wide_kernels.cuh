@@ -49,9 +49,8 @@ __global__ void
 wide_global_atomics_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins,
                             unsigned int *out)
 {
-  for_each_sample_in_grid<C> (in, n, shift, [&] (int c, unsigned int b) {
-    atomicAdd (&out[c * bins + b], 1u);
-  });
+  for_each_sample_in_grid<C> (in, n, shift,
+                              [&] (int c, unsigned int b) { atomicAdd (&out[c * bins + b], 1u); });
 }
 
 /* A private 32-bit copy per block of bins [lo, lo + slice) of every channel: the whole table
@@ -81,8 +80,8 @@ wide_shared_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bi
  * the global table and clears them, before any can reach 2^16. */
 template <int C>
 __global__ void
-wide_narrow_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins,
-                    int flush_every, unsigned int *out)
+wide_narrow_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins, int flush_every,
+                    unsigned int *out)
 {
   extern __shared__ unsigned int pairs[];
   const int words = C * bins / 2;
@@ -127,8 +126,8 @@ wide_narrow_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bi
           steps = 0;
         }
     }
-  for (size_t i = vectors * 8 + blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x;
-       i < n; i += block_step)
+  for (size_t i = vectors * 8 + blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x; i < n;
+       i += block_step)
     count (static_cast<int> (i % C), static_cast<unsigned int> (in[i]) >> shift);
   flush ();
 }
@@ -141,9 +140,8 @@ wide_global_copies_kernel (const uint16_t *__restrict__ in, size_t n, int shift,
                            int copies, unsigned int *scratch)
 {
   unsigned int *copy = scratch + static_cast<size_t> (blockIdx.x % copies) * C * bins;
-  for_each_sample_in_grid<C> (in, n, shift, [&] (int c, unsigned int b) {
-    atomicAdd (&copy[c * bins + b], 1u);
-  });
+  for_each_sample_in_grid<C> (in, n, shift,
+                              [&] (int c, unsigned int b) { atomicAdd (&copy[c * bins + b], 1u); });
 }
 
 /* Adds the copies into the table and clears them for the next strip. */

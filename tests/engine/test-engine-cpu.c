@@ -59,8 +59,8 @@ test_methods_against_reference (void)
           if (status == GH_OK)
             for (int t = 0; t < GH_N_METHODS; t++)
               CHECK ((result.timing[t].runs == 2) == (m < 0 || m == t)
-                       && result.timing[t].min_ms <= result.timing[t].median_ms
-                       && result.timing[t].median_ms <= result.timing[t].max_ms,
+                         && result.timing[t].min_ms <= result.timing[t].median_ms
+                         && result.timing[t].median_ms <= result.timing[t].max_ms,
                      "%s: timing of %s", what, gh_timing_name ((gh_timing_kind) t));
           gh_result_clear (&result);
           gh_engine_free (engine);
@@ -120,9 +120,11 @@ test_misuse (void)
 {
   gh_engine *engine = cpu_engine (0, 0, 0);
   gh_error error;
-  CHECK (gh_run_begin (engine, 0, 5, 1, &error) == NULL && error.status == GH_ERROR_INVALID_ARGUMENT,
+  CHECK (gh_run_begin (engine, 0, 5, 1, &error) == NULL
+             && error.status == GH_ERROR_INVALID_ARGUMENT,
          "zero width accepted");
-  CHECK (gh_run_begin (engine, 5, 5, 5, &error) == NULL && error.status == GH_ERROR_INVALID_ARGUMENT,
+  CHECK (gh_run_begin (engine, 5, 5, 5, &error) == NULL
+             && error.status == GH_ERROR_INVALID_ARGUMENT,
          "five channels accepted");
 
   gh_run *run = gh_run_begin (engine, 10, 4, 2, &error);
@@ -141,7 +143,7 @@ test_misuse (void)
 
   uint8_t pixel[4] = { 1, 2, 3, 4 };
   CHECK (gh_histogram_buffer (engine, pixel, 2, 1, 2, 3, &result, &error)
-           == GH_ERROR_INVALID_ARGUMENT,
+             == GH_ERROR_INVALID_ARGUMENT,
          "a stride shorter than a row was accepted");
 
   gh_options options;
@@ -165,16 +167,16 @@ test_patterns (void)
       gh_result flat, noise;
       gh_error error;
       CHECK (gh_histogram_pattern (engine, GH_PATTERN_FLAT, width, height, channels, &flat, &error)
-               == GH_OK,
+                 == GH_OK,
              "%s", error.message);
       for (int c = 0; c < channels; c++)
         CHECK (flat.counts[c * GH_BINS + GH_FLAT_VALUE] == (uint64_t) width * height,
                "flat channel %d", c);
 
-      CHECK (gh_histogram_pattern (engine, GH_PATTERN_NOISE, width, height, channels, &noise,
-                                   &error)
-               == GH_OK,
-             "%s", error.message);
+      CHECK (
+          gh_histogram_pattern (engine, GH_PATTERN_NOISE, width, height, channels, &noise, &error)
+              == GH_OK,
+          "%s", error.message);
       const size_t bytes = (size_t) width * height * channels;
       uint8_t *made = malloc (bytes);
       for (size_t i = 0; i < bytes; i++)
@@ -328,8 +330,8 @@ test_backend_choice (void)
       CHECK (strstr (gh_engine_backend (engine), cases[i].words) != NULL, "%s: backend line '%s'",
              cases[i].fault, gh_engine_backend (engine));
 #else
-      CHECK (strstr (gh_engine_backend (engine), "no CUDA support") != NULL,
-             "backend line '%s'", gh_engine_backend (engine));
+      CHECK (strstr (gh_engine_backend (engine), "no CUDA support") != NULL, "backend line '%s'",
+             gh_engine_backend (engine));
 #endif
       gh_engine_free (engine);
 
@@ -351,7 +353,7 @@ test_backend_choice (void)
   int a, b, c, d;
   CHECK (sscanf (strstr (error.message, "CUDA "), "CUDA %d.%d, older than the CUDA runtime %d.%d",
                  &a, &b, &c, &d)
-           == 4,
+             == 4,
          "versions missing: %s", error.message);
   unsetenv ("GPUHIST_FAULT");
 #endif
@@ -378,7 +380,8 @@ test_wide_bins (void)
       {
         const int bins = test_bin_counts[k];
         const int channels = 1 + (int) (test_random () % 4);
-        const int width = 1 + (int) (test_random () % 300), height = 1 + (int) (test_random () % 30);
+        const int width = 1 + (int) (test_random () % 300),
+                  height = 1 + (int) (test_random () % 30);
         const size_t stride = ((size_t) width * channels + (size_t) (test_random () % 3)) * 2;
         const image_kind kind = (image_kind) (round % N_IMAGE_KINDS);
         uint16_t *pixels = test_image16 (kind, width, height, channels, stride);
@@ -434,7 +437,7 @@ test_wide_bins (void)
   gh_run_submit_strip (run, 4, &error);
   gh_result result;
   CHECK (gh_run_finish (run, &result, &error) == GH_OK && result.bins == GH_BINS
-           && result.counts[9] == 16,
+             && result.counts[9] == 16,
          "8-bit samples must count into 256 bins");
   gh_result_clear (&result);
   CHECK (gh_engine_set_bins (engine, 3000, GH_STRATEGY_AUTO, &error) == GH_ERROR_INVALID_ARGUMENT,

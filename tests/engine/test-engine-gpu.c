@@ -17,8 +17,8 @@ gpu_engine (unsigned methods, int repetitions, size_t budget, gh_layout layout, 
   return gh_engine_new (&options, error);
 }
 
-static const gh_layout layouts[] = { GH_LAYOUT_AUTO, GH_LAYOUT_WIDE, GH_LAYOUT_PACKED,
-                                     GH_LAYOUT_SINGLE };
+static const gh_layout layouts[]
+    = { GH_LAYOUT_AUTO, GH_LAYOUT_WIDE, GH_LAYOUT_PACKED, GH_LAYOUT_SINGLE };
 static const char *const layout_names[] = { "auto", "wide", "packed", "single" };
 
 /* GPUHIST_TEST_ROUNDS shortens the run, for compute-sanitizer's slow replays. */
@@ -37,8 +37,9 @@ test_methods_and_layouts (void)
     {
       const int channels = 1 + round % 4;
       /* Sizes around the kernels' units (16, 32 and 48 bytes) and larger ones. */
-      const int width = round < 4 ? 1 : round < 12 ? 1 + (int) (test_random () % 67)
-                                                   : 1 + (int) (test_random () % 2500);
+      const int width = round < 4    ? 1
+                        : round < 12 ? 1 + (int) (test_random () % 67)
+                                     : 1 + (int) (test_random () % 2500);
       const int height = round < 4 ? 1 : 1 + (int) (test_random () % (rounds < 40 ? 20 : 300));
       const size_t stride = (size_t) width * channels + (size_t) (test_random () % 4) * 5;
       const image_kind kind = (image_kind) (round % N_IMAGE_KINDS);
@@ -59,8 +60,8 @@ test_methods_and_layouts (void)
             if (!engine)
               continue;
             gh_result result;
-            gh_status status = gh_histogram_buffer (engine, pixels, width, height, channels,
-                                                    stride, &result, &error);
+            gh_status status = gh_histogram_buffer (engine, pixels, width, height, channels, stride,
+                                                    &result, &error);
             char what[200];
             snprintf (what, sizeof what, "%s %dx%d, %d ch, stride %zu, budget %zu, %s, layout %s",
                       image_kind_names[kind], width, height, channels, stride, budget,
@@ -71,7 +72,7 @@ test_methods_and_layouts (void)
               test_counts_equal (result.counts, expected, channels, what);
             if (status == GH_OK && m < 0)
               CHECK (result.timing[GH_TIME_UPLOAD].runs == 1
-                       && result.timing[GH_TIME_READ_ONLY].runs == 2,
+                         && result.timing[GH_TIME_READ_ONLY].runs == 2,
                      "%s: timings missing", what);
             gh_result_clear (&result);
             gh_engine_free (engine);
@@ -124,10 +125,10 @@ test_device_patterns (void)
       gh_engine *engine = gpu_engine (GH_ALL_METHODS, 1, 2 * (size_t) width * channels * 100,
                                       GH_LAYOUT_AUTO, &error);
       gh_result noise, flat;
-      CHECK (gh_histogram_pattern (engine, GH_PATTERN_NOISE, width, height, channels, &noise,
-                                   &error)
-               == GH_OK,
-             "%s", error.message);
+      CHECK (
+          gh_histogram_pattern (engine, GH_PATTERN_NOISE, width, height, channels, &noise, &error)
+              == GH_OK,
+          "%s", error.message);
       const size_t bytes = (size_t) width * height * channels;
       uint8_t *made = malloc (bytes);
       for (size_t i = 0; i < bytes; i++)
@@ -138,7 +139,7 @@ test_device_patterns (void)
       CHECK (noise.timing[GH_TIME_UPLOAD].runs == 0 || noise.timing[GH_TIME_UPLOAD].median_ms == 0,
              "a device-made pattern has no upload");
       CHECK (gh_histogram_pattern (engine, GH_PATTERN_FLAT, width, height, channels, &flat, &error)
-               == GH_OK,
+                 == GH_OK,
              "%s", error.message);
       for (int c = 0; c < channels; c++)
         CHECK (flat.counts[c * GH_BINS + GH_FLAT_VALUE] == (uint64_t) width * height, "flat");
@@ -166,15 +167,14 @@ test_faults (void)
         setenv ("GPUHIST_FAULT", faults[f], 1);
         setenv ("GPUHIST_FAULT_AFTER", "2", 1);
         gh_error error;
-        gh_engine *engine = gpu_engine (timed ? GH_ALL_METHODS : 0, timed, 2 * row * 50,
-                                        GH_LAYOUT_AUTO, &error);
+        gh_engine *engine
+            = gpu_engine (timed ? GH_ALL_METHODS : 0, timed, 2 * row * 50, GH_LAYOUT_AUTO, &error);
         CHECK (engine && gh_engine_uses_gpu (engine), "%s: no GPU engine", faults[f]);
         gh_result result;
-        gh_status status = gh_histogram_buffer (engine, pixels, width, height, channels, row,
-                                                &result, &error);
+        gh_status status
+            = gh_histogram_buffer (engine, pixels, width, height, channels, row, &result, &error);
         CHECK (status == GH_OK, "%s: %s", faults[f], error.message);
-        CHECK (!gh_engine_uses_gpu (engine) && !result.used_gpu, "%s: still on the GPU",
-               faults[f]);
+        CHECK (!gh_engine_uses_gpu (engine) && !result.used_gpu, "%s: still on the GPU", faults[f]);
         CHECK (strstr (result.backend, "the GPU failed") != NULL, "%s: backend line '%s'",
                faults[f], result.backend);
         if (status == GH_OK)
@@ -207,9 +207,9 @@ test_forced_layout_errors (void)
 static void
 test_wide_strategies (void)
 {
-  static const gh_strategy strategies[] = { GH_STRATEGY_AUTO, GH_STRATEGY_SHARED,
-                                            GH_STRATEGY_NARROW, GH_STRATEGY_SLICED,
-                                            GH_STRATEGY_GLOBAL_COPIES };
+  static const gh_strategy strategies[]
+      = { GH_STRATEGY_AUTO, GH_STRATEGY_SHARED, GH_STRATEGY_NARROW, GH_STRATEGY_SLICED,
+          GH_STRATEGY_GLOBAL_COPIES };
   /* Under compute-sanitizer (GPUHIST_TEST_ROUNDS set): one smaller image a bin count. */
   const int quick = getenv ("GPUHIST_TEST_ROUNDS") != NULL;
   const int rounds = quick ? 1 : 2;
@@ -248,7 +248,7 @@ test_wide_strategies (void)
               {
                 /* Only a table that cannot fit may be refused, and the message says so. */
                 CHECK ((strategies[s] == GH_STRATEGY_SHARED || strategies[s] == GH_STRATEGY_NARROW)
-                         && strstr (error.message, "KiB of shared memory") != NULL,
+                           && strstr (error.message, "KiB of shared memory") != NULL,
                        "%s: refused: %s", what, error.message);
               }
             else
@@ -276,7 +276,7 @@ test_wide_strategies (void)
   gh_engine *engine = gh_engine_new (&options, &error);
   gh_run *run = gh_run_begin_samples (engine, 8, 8, 4, 2, &error);
   CHECK (run == NULL && error.status == GH_ERROR_UNSUPPORTED
-           && strstr (error.message, "1024 KiB of shared memory"),
+             && strstr (error.message, "1024 KiB of shared memory"),
          "forced shared at 65536 bins: %s", run ? "accepted" : error.message);
   gh_run_abort (run);
   gh_engine_free (engine);

@@ -110,7 +110,9 @@ test_image16 (image_kind kind, int width, int height, int channels, size_t strid
               {
               case IMAGE_FLAT: v = (uint16_t) (flat + c); break;
               case IMAGE_NOISE: v = (uint16_t) test_random (); break;
-              case IMAGE_GRADIENT: v = (uint16_t) ((x * 65536 / width + y * 7 + c * 9000) & 65535); break;
+              case IMAGE_GRADIENT:
+                v = (uint16_t) ((x * 65536 / width + y * 7 + c * 9000) & 65535);
+                break;
               default: v = (uint16_t) ((test_random () % 3) * 30000); break;
               }
             row[(size_t) x * channels + c] = v;
@@ -128,16 +130,15 @@ test_counts_equal_bins (const uint64_t *counts, const uint64_t *expected, int ch
     if (counts[i] != expected[i])
       {
         CHECK (counts[i] == expected[i],
-               "%s: channel %d bin %d: %" PRIu64 " counted, %" PRIu64 " expected", what,
-               i / bins, i % bins, counts[i], expected[i]);
+               "%s: channel %d bin %d: %" PRIu64 " counted, %" PRIu64 " expected", what, i / bins,
+               i % bins, counts[i], expected[i]);
         return 0;
       }
   return 1;
 }
 
 static inline int
-test_counts_equal (const uint64_t *counts, const uint64_t *expected, int channels,
-                   const char *what)
+test_counts_equal (const uint64_t *counts, const uint64_t *expected, int channels, const char *what)
 {
   return test_counts_equal_bins (counts, expected, channels, GH_BINS, what);
 }
