@@ -1,10 +1,17 @@
 # Shared by tools/check, tools/demo and tools/install: packages, nvcc, meson set-up.
 # shellcheck shell=bash
 
-# Debian packages by purpose.  `gh_install_packages build|test|demo` installs the missing ones.
+# Debian packages by purpose.  `gh_install_packages build|test|demo` installs the missing ones
+# (build and demo: build + run; test: those and the test tools).
 GH_PACKAGES_BUILD="meson ninja-build pkg-config gcc g++ libgimp2.0-dev gettext"
 GH_PACKAGES_RUN="gimp"
 GH_PACKAGES_TEST="python3 xvfb xauth xdotool imagemagick netpbm debootstrap clang libclang-rt-14-dev"
+# Debian 13 on ships GIMP 3.0 and no libgimp2.0-dev: build against libgimp-3.0 there.
+# shellcheck disable=SC1091
+if [ -r /etc/os-release ] && (. /etc/os-release && [ "${ID:-}" = debian ] &&
+  { [ -z "${VERSION_ID:-}" ] || [ "${VERSION_ID%%.*}" -ge 13 ] 2>/dev/null; }); then
+  GH_PACKAGES_BUILD="meson ninja-build pkg-config gcc g++ libgimp-3.0-dev gettext"
+fi
 
 gh_install_packages () {
   local wanted="$GH_PACKAGES_BUILD $GH_PACKAGES_RUN"
@@ -45,4 +52,33 @@ gh_configure () {
   else
     meson setup "$dir" "$@" >"$dir.setup.log" 2>&1
   fi || { tail -30 "$dir.setup.log"; return 1; }
+}
+
+# tools/install and tools/uninstall: the profile folder of GIMP $1 (2 or 3), as GIMP works it out
+# (GIMP3_DIRECTORY / GIMP2_DIRECTORY, relative to $HOME when relative; else ~/.config/GIMP/X).
+gh_profile_dir () {
+  local var dir
+  if [ "$1" = 3 ]; then var=${GIMP3_DIRECTORY:-}; dir=GIMP/3.0; else var=${GIMP2_DIRECTORY:-}; dir=GIMP/2.10; fi
+  if [ -n "$var" ]; then
+    case $var in /*) echo "$var" ;; *) echo "$HOME/$var" ;; esac
+  else
+    echo "${XDG_CONFIG_HOME:-$HOME/.config}/$dir"
+  fi
+}
+
+# Removes what the manifest in profile $1 lists: the manifest, the files, then the folders
+# install made (where empty).  Returns 1 when there is no manifest.
+gh_remove_manifest () {
+  local manifest=$1/gpu-histogram.manifest list path
+  [ -f "$manifest" ] || return 1
+  list=$(cat "$manifest")
+  rm -f -- "$manifest"
+  echo "$list" | sed -n 's/^file //p' | while IFS= read -r path; do
+    rm -f -- "$path"
+  done
+  # the folders install made, deepest first, where nothing else was put in them since
+  echo "$list" | sed -n 's/^dir //p' | sort -r | while IFS= read -r path; do
+    rmdir -- "$path" 2>/dev/null || true
+  done
+  return 0
 }

@@ -50,7 +50,7 @@ random_next (void)
 static unsigned
 random_below (unsigned limit)
 {
-  return (unsigned)(random_next () % limit);
+  return (unsigned) (random_next () % limit);
 }
 
 /* A growable byte buffer to build files in. */
@@ -91,7 +91,7 @@ buffer_printf (buffer *b, const char *format, ...)
   va_start (args, format);
   length = vsnprintf (text, sizeof text, format, args);
   va_end (args);
-  buffer_append (b, text, (size_t)length);
+  buffer_append (b, text, (size_t) length);
 }
 
 /* Parses text as a file that must be rejected with status, with a message containing needle. */
@@ -223,27 +223,27 @@ test_known_headers (void)
   pnm_image image;
   char error[PNM_ERROR_SIZE];
 
-  check (pnm_parse ((const uint8_t *)pgm, sizeof pgm - 1, &image, error, sizeof error) == PNM_OK,
+  check (pnm_parse ((const uint8_t *) pgm, sizeof pgm - 1, &image, error, sizeof error) == PNM_OK,
          "hand PGM: %s", error);
   check (image.format == PNM_FORMAT_PGM && image.width == 3 && image.height == 2
              && image.channels == 1 && image.maxval == 255 && image.bytes_per_sample == 1
              && image.stride == 3,
          "hand PGM: wrong fields");
   /* Exactly one whitespace byte ends the header, so the first sample here is 0x0a. */
-  check (image.pixels == (const uint8_t *)pgm + strlen (pgm_header),
-         "hand PGM: pixels at offset %td", (const char *)image.pixels - pgm);
+  check (image.pixels == (const uint8_t *) pgm + strlen (pgm_header),
+         "hand PGM: pixels at offset %td", (const char *) image.pixels - pgm);
   check (pnm_image_sample (&image, 0, 0, 0) == 0x0a && pnm_image_sample (&image, 2, 1, 0) == 0xff,
          "hand PGM: wrong samples");
   check (image.channel_names[0] && strcmp (image.channel_names[0], "gray") == 0,
          "hand PGM: channel name");
 
-  check (pnm_parse ((const uint8_t *)ppm, sizeof ppm - 1, &image, error, sizeof error) == PNM_OK,
+  check (pnm_parse ((const uint8_t *) ppm, sizeof ppm - 1, &image, error, sizeof error) == PNM_OK,
          "hand PPM: %s", error);
   check (image.format == PNM_FORMAT_PPM && image.channels == 3
              && pnm_image_sample (&image, 0, 0, 2) == 3,
          "hand PPM: wrong fields or samples");
 
-  check (pnm_parse ((const uint8_t *)pam, sizeof pam - 1, &image, error, sizeof error) == PNM_OK,
+  check (pnm_parse ((const uint8_t *) pam, sizeof pam - 1, &image, error, sizeof error) == PNM_OK,
          "hand PAM: %s", error);
   check (image.format == PNM_FORMAT_PAM && image.width == 2 && image.channels == 2
              && image.maxval == 65535 && image.bytes_per_sample == 2 && image.stride == 8,
@@ -257,20 +257,20 @@ test_known_headers (void)
          "hand PAM: channel names");
 
   check (
-      pnm_parse ((const uint8_t *)pam_no_type, sizeof pam_no_type - 1, &image, error, sizeof error)
+      pnm_parse ((const uint8_t *) pam_no_type, sizeof pam_no_type - 1, &image, error, sizeof error)
           == PNM_OK,
       "PAM without TUPLTYPE: %s", error);
   check (image.channels == 3 && strcmp (image.channel_names[2], "blue") == 0,
          "PAM without TUPLTYPE: channels");
 
-  check (pnm_parse ((const uint8_t *)pgm_small_maxval, sizeof pgm_small_maxval - 1, &image, error,
+  check (pnm_parse ((const uint8_t *) pgm_small_maxval, sizeof pgm_small_maxval - 1, &image, error,
                     sizeof error)
              == PNM_OK,
          "PGM with maxval 3: %s", error);
   check (image.maxval == 3 && image.bytes_per_sample == 1, "PGM with maxval 3: fields");
 
   /* A NULL error buffer is allowed. */
-  check (pnm_parse ((const uint8_t *)"P9", 2, &image, NULL, 0) == PNM_ERROR_FORMAT,
+  check (pnm_parse ((const uint8_t *) "P9", 2, &image, NULL, 0) == PNM_ERROR_FORMAT,
          "NULL error buffer");
 }
 
@@ -307,10 +307,10 @@ test_random_files (int rounds)
       const layout *l = &layouts[random_below (sizeof layouts / sizeof layouts[0])];
       static const unsigned maxvals[] = { 255, 255, 65535, 1, 7, 1000, 256 };
       unsigned maxval = maxvals[random_below (sizeof maxvals / sizeof maxvals[0])];
-      int width = round == 0 ? 1 : 1 + (int)random_below (round % 3 ? 40 : 3);
-      int height = round == 0 ? 1 : 1 + (int)random_below (round % 5 ? 30 : 2);
+      int width = round == 0 ? 1 : 1 + (int) random_below (round % 3 ? 40 : 3);
+      int height = round == 0 ? 1 : 1 + (int) random_below (round % 5 ? 30 : 2);
       int bps = maxval > 255 ? 2 : 1;
-      size_t samples = (size_t)width * (size_t)height * (size_t)l->channels, i, header;
+      size_t samples = (size_t) width * (size_t) height * (size_t) l->channels, i, header;
       unsigned *expected = malloc (samples * sizeof *expected);
       buffer file = { 0 };
       pnm_image image;
@@ -339,9 +339,9 @@ test_random_files (int rounds)
         {
           /* Whitespace-valued and extreme samples first, so the header's end is tested. */
           unsigned v = i == 0 ? (maxval >= 10 ? 10 : maxval) : random_below (maxval + 1);
-          uint8_t bytes[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+          uint8_t bytes[2] = { (uint8_t) (v >> 8), (uint8_t) v };
           expected[i] = v;
-          buffer_append (&file, bps == 2 ? bytes : bytes + 1, (size_t)bps);
+          buffer_append (&file, bps == 2 ? bytes : bytes + 1, (size_t) bps);
         }
       if (random_below (2))
         buffer_printf (&file, "P5 1 1 255\n");
@@ -355,7 +355,7 @@ test_random_files (int rounds)
       check (image.format == l->format && image.width == width && image.height == height
                  && image.channels == l->channels && image.maxval == maxval
                  && image.bytes_per_sample == bps
-                 && image.stride == (size_t)width * (size_t)l->channels * (size_t)bps
+                 && image.stride == (size_t) width * (size_t) l->channels * (size_t) bps
                  && image.pixels == file.data + header,
              "random %s %dx%dx%d maxval %u: wrong fields", pnm_format_name (l->format), width,
              height, l->channels, maxval);
@@ -369,7 +369,7 @@ test_random_files (int rounds)
           for (c = 0; c < l->channels && !bad; c++)
             {
               unsigned want
-                  = expected[((size_t)y * (size_t)width + (size_t)x) * l->channels + (size_t)c];
+                  = expected[((size_t) y * (size_t) width + (size_t) x) * l->channels + (size_t) c];
               unsigned got = pnm_image_sample (&image, x, y, c);
               if (got != want)
                 bad = 1;
@@ -379,7 +379,7 @@ test_random_files (int rounds)
 
       /* Every cut short of the last sample is an error, never a crash or a partial image. */
       {
-        size_t image_end = header + samples * (size_t)bps, cut;
+        size_t image_end = header + samples * (size_t) bps, cut;
         for (cut = 0; cut < image_end; cut += 1 + random_below (cut < header ? 1 : 7))
           {
             pnm_status status = pnm_parse (file.data, cut, &image, error, sizeof error);
@@ -404,13 +404,13 @@ test_raw (void)
   size_t i;
 
   for (i = 0; i < sizeof data; i++)
-    data[i] = (uint8_t)(i * 7);
+    data[i] = (uint8_t) (i * 7);
 
   /* Padded rows; the last row needs no padding. */
   check (pnm_parse_raw (data, sizeof data, &geometry, &image, error, sizeof error) == PNM_OK,
          "raw padded: %s", error);
   check (image.format == PNM_FORMAT_RAW && image.stride == 10 && image.maxval == 255
-             && pnm_image_sample (&image, 2, 4, 1) == (uint8_t)((4 * 10 + 5) * 7)
+             && pnm_image_sample (&image, 2, 4, 1) == (uint8_t) ((4 * 10 + 5) * 7)
              && strcmp (image.channel_names[1], "alpha") == 0,
          "raw padded: wrong fields or samples");
   check (pnm_parse_raw (data, sizeof data - 1, &geometry, &image, error, sizeof error)
@@ -458,7 +458,7 @@ test_load_file (void)
   pnm_raw_geometry raw = { 3, 1, 1, 0 };
   int fd = mkstemp (path);
 
-  if (fd < 0 || write (fd, ppm, sizeof ppm - 1) != (ssize_t)(sizeof ppm - 1))
+  if (fd < 0 || write (fd, ppm, sizeof ppm - 1) != (ssize_t) (sizeof ppm - 1))
     {
       check (0, "cannot write a temporary file");
       return;
@@ -488,7 +488,7 @@ main (void)
   const char *forced = getenv ("GPUHIST_TEST_SEED");
 
   seed = forced ? strtoull (forced, NULL, 0)
-                : (uint64_t)time (NULL) * 1000003u ^ (uint64_t)getpid () << 20;
+                : (uint64_t) time (NULL) * 1000003u ^ (uint64_t) getpid () << 20;
   random_state = seed;
   printf ("seed %" PRIu64 " (set GPUHIST_TEST_SEED to replay)\n", seed);
 

@@ -12,9 +12,9 @@
 #include <string.h>
 
 /* Bigger images add time per input and find nothing new. */
-#define MAX_COUNTED_BYTES ((size_t)1 << 16)
+#define MAX_COUNTED_BYTES ((size_t) 1 << 16)
 /* Small enough that most counted images take several strips. */
-#define FUZZ_MEMORY_BUDGET ((size_t)1 << 12)
+#define FUZZ_MEMORY_BUDGET ((size_t) 1 << 12)
 
 #define REQUIRE(condition)                                                                         \
   do                                                                                               \
@@ -55,12 +55,12 @@ check_image (const uint8_t *data, size_t size, const pnm_image *image)
   REQUIRE (image->bytes_per_sample == (image->maxval > 255 ? 2 : 1));
   for (c = 0; c < image->channels; c++)
     REQUIRE (image->channel_names[c] != NULL);
-  row_bytes = (size_t)image->width * (size_t)image->channels * (size_t)image->bytes_per_sample;
+  row_bytes = (size_t) image->width * (size_t) image->channels * (size_t) image->bytes_per_sample;
   REQUIRE (image->stride >= row_bytes);
   REQUIRE (image->pixels >= data && image->pixels <= data + size);
   /* The last row needs no padding; everything before it does. */
-  image_bytes = image->stride * (size_t)(image->height - 1) + row_bytes;
-  REQUIRE (image_bytes <= size - (size_t)(image->pixels - data));
+  image_bytes = image->stride * (size_t) (image->height - 1) + row_bytes;
+  REQUIRE (image_bytes <= size - (size_t) (image->pixels - data));
 
   if (image_bytes > MAX_COUNTED_BYTES)
     return;
@@ -71,7 +71,7 @@ check_image (const uint8_t *data, size_t size, const pnm_image *image)
   if (image->bytes_per_sample != 1)
     return;
 
-  reference = calloc ((size_t)image->channels * GH_BINS, sizeof *reference);
+  reference = calloc ((size_t) image->channels * GH_BINS, sizeof *reference);
   REQUIRE (reference != NULL);
   gh_reference_count (image->pixels, image->width, image->height, image->channels, image->stride,
                       reference);
@@ -79,8 +79,8 @@ check_image (const uint8_t *data, size_t size, const pnm_image *image)
     {
       total = 0;
       for (b = 0; b < GH_BINS; b++)
-        total += reference[(size_t)c * GH_BINS + b];
-      REQUIRE (total == (uint64_t)image->width * (uint64_t)image->height);
+        total += reference[(size_t) c * GH_BINS + b];
+      REQUIRE (total == (uint64_t) image->width * (uint64_t) image->height);
     }
 
   /* The engine's own input path: strips, staging copies and the CPU methods' tables. */
@@ -94,7 +94,7 @@ check_image (const uint8_t *data, size_t size, const pnm_image *image)
       REQUIRE (status == GH_OK);
       REQUIRE (result.channels == image->channels && result.bins == GH_BINS);
       REQUIRE (
-          memcmp (result.counts, reference, (size_t)image->channels * GH_BINS * sizeof *reference)
+          memcmp (result.counts, reference, (size_t) image->channels * GH_BINS * sizeof *reference)
           == 0);
       gh_result_clear (&result);
     }
@@ -121,7 +121,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       geometry.width = data[0] % 64;
       geometry.height = data[1] % 64;
       geometry.channels = data[2] % 6;
-      geometry.stride = data[3] < 128 ? 0 : (size_t)(data[3] - 128);
+      geometry.stride = data[3] < 128 ? 0 : (size_t) (data[3] - 128);
       if (pnm_parse_raw (data + 4, size - 4, &geometry, &image, error, sizeof error) == PNM_OK)
         check_image (data + 4, size - 4, &image);
       else

@@ -1,0 +1,138 @@
+/* gpu-histogram: the GIMP-version-independent core of the plug-in.
+ *
+ * The per-version glue (gimp3.c, gimp2.c) turns GIMP's arguments into a GpuhistSource and
+ * GpuhistSettings, calls gpuhist_core_measure, and returns or shows the GpuhistReport.  Nothing
+ * here includes libgimp, so no file below the glue needs a version check.
+ */
+#ifndef GPUHIST_CORE_H
+#define GPUHIST_CORE_H
+
+#include <gegl.h>
+#include "gpuhist.h"
+
+G_BEGIN_DECLS
+
+#define PLUG_IN_PROC "plug-in-gpu-histogram"
+#define PLUG_IN_BINARY "gpu-histogram"
+#define PLUG_IN_ROLE "gimp-gpu-histogram"
+
+/* What to read: a drawable's buffer, the rectangle within it (the selection's bounds), and the
+ * format to read it in.  The glue fills it; the core never asks GIMP anything. */
+typedef struct
+{
+  GeglBuffer *buffer;       /* a reference the core does not own */
+  GeglRectangle area;       /* within the buffer's extent, never empty */
+  const Babl *fetch_format; /* what gegl_buffer_get produces: the fastest GIMP can give */
+  int channels;             /* 1 to 4 */
+  const char *channel_names[GH_MAX_CHANNELS]; /* "red", "green", "blue", "alpha", "gray" */
+  gchar *drawable_name;                       /* for the dialog and JSON; owned */
+} GpuhistSource;
+
+typedef struct
+{
+  int repetitions;    /* timed runs per method; 0: the histogram once with FASTEST */
+  gboolean linear;    /* bin in linear light instead of the perceptual curve */
+  gchar *output_file; /* CSV or JSON by extension; NULL or "" for none */
+} GpuhistSettings;
+
+/* Results of one measurement of a layer, and optionally of synthetic flat and noise images of
+ * the same size for the contention comparison. */
+typedef struct
+{
+  gh_result layer;
+  gh_result flat; /* flat.channels == 0 when not run */
+  gh_result noise;
+  double fetch_ms; /* reading the pixels from GIMP, converting included */
+  double total_ms; /* from the first fetch to the last count */
+  int channels;
+  const char *channel_names[GH_MAX_CHANNELS];
+  gchar *drawable_name;
+  /* Added by the core (plugin/core.c); zero or NULL when unknown. */
+  GeglRectangle area;  /* the rectangle that was counted, in the drawable's coordinates */
+  gboolean linear;     /* binned in linear light */
+  gchar *fetch_format; /* babl name of the format read from GIMP; owned */
+  gchar *note;         /* a remark for the user (e.g. which of several selected drawables
+                          was used), set by the glue; owned; NULL for none */
+} GpuhistReport;
+
+/* Progress and cancellation for long runs; either may be NULL.  progress gets 0..1; cancelled
+ * returning TRUE stops the run with G_IO_ERROR_CANCELLED. */
+typedef struct
+{
+  void (*progress) (double fraction, gpointer user_data);
+  gboolean (*cancelled) (gpointer user_data);
+  gpointer user_data;
+} GpuhistMonitor;
+
+#define GPUHIST_ERROR (gpuhist_error_quark ())
+GQuark gpuhist_error_quark (void);
+
+/* Reads the source in tile-aligned strips straight into the engine and counts.  On a GPU failure
+ * it falls back to the CPU and says so in report->layer.backend.  Never changes the image.
+ * `report` must be zero-filled or cleared with gpuhist_report_clear: what it held is cleared
+ * first, so the same report can be measured again (the dialog's Re-run).  The engine's methods
+ * and repetitions are set from settings (repetitions 0: FASTEST once, untimed). */
+gboolean gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
+                               const GpuhistSettings *settings, const GpuhistMonitor *monitor,
+                               GpuhistReport *report, GError **error);
+
+/* Adds the flat and noise rows to the report (same size and channels as the layer). */
+gboolean gpuhist_core_compare_patterns (gh_engine *engine, const GpuhistSettings *settings,
+                                        GpuhistReport *report, GError **error);
+
+/* Writes the report as CSV or JSON, chosen by the file's extension. */
+gboolean gpuhist_core_write (const GpuhistReport *report, const char *path, GError **error);
+
+void gpuhist_report_clear (GpuhistReport *report);
+void gpuhist_source_clear (GpuhistSource *source);
+
+/* Everything below was added to the contract by the plug-in issue; all of it is
+ * GIMP-version-independent. */
+
+/* Creates an engine with the defaults (the GPU when usable, else the CPU with the reason
+ * recorded); NULL only when no engine at all can be had. */
+gh_engine *gpuhist_core_engine_new (GError **error);
+
+/* What kind of drawable the source is: a layer (RGB, gray or indexed, with or without alpha), or
+ * a layer mask or channel (always one channel, "gray", in the curve asked for, like a gray
+ * layer). */
+typedef enum
+{
+  GPUHIST_DRAWABLE_LAYER,
+  GPUHIST_DRAWABLE_MASK_OR_CHANNEL
+} GpuhistDrawableKind;
+
+/* Fills *source for reading `area` of `buffer` (plugin/source.c).  Picks the fetch format: the
+ * perceptual curve (R'G'B', Y') by default or linear light (RGB, Y) when `linear`, always in the
+ * buffer's own colour space; the buffer's own format when it already matches (no conversion in
+ * GIMP at all), else 8 bits when the buffer is 8-bit or indexed (indexed layers count their
+ * colours), else a wider type that the core narrows to 8 bits (see gpuhist_core_measure).
+ * Takes a reference on nothing: the caller keeps `buffer` alive until the source is cleared.
+ * Fails (GPUHIST_ERROR) for an empty area or an area outside the buffer. */
+gboolean gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectangle *area,
+                              GpuhistDrawableKind kind, gboolean linear, const gchar *name,
+                              GError **error);
+
+/* The values returned to the PDB: counts as doubles (n_channels * 256, channel by channel, exact
+ * up to 2^53), and timings in ms: global atomics, privatized, fastest, read-only, upload, fetch
+ * from GIMP; -1 where not run.  Return newly allocated arrays (g_free). */
+#define GPUHIST_N_RETURN_TIMINGS 6
+gdouble *gpuhist_report_counts (const GpuhistReport *report, gint *n_counts);
+gdouble *gpuhist_report_timings (const GpuhistReport *report, gint *n_timings);
+
+/* Narrowing of high-bit-depth samples to the 256 bins (exposed for the tests):
+ *   integers: the nearest level, v8 = floor (v * 255 / max + 0.5);
+ *   half, float and double: bin = floor (v * 255 + 0.5) for 0 <= v < 1 (computed in double);
+ *   v < 0, -inf and NaN go to bin 0, v >= 1 and +inf to bin 255.
+ * `type` is a babl type name: "u8", "u16", "u32", "half", "float" or "double". */
+gboolean gpuhist_convert_samples (const char *type, const void *src, size_t n_samples,
+                                  uint8_t *dst);
+
+/* The 2.10 and 3.0 glue share the whole non-interactive run: creates the engine, measures, and
+ * writes settings->output_file when set.  On success the report is filled (clear it). */
+gboolean gpuhist_core_run (const GpuhistSource *source, const GpuhistSettings *settings,
+                           const GpuhistMonitor *monitor, GpuhistReport *report, GError **error);
+
+G_END_DECLS
+
+#endif /* GPUHIST_CORE_H */

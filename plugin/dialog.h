@@ -1,0 +1,41 @@
+/* gpu-histogram: the interactive dialog, the same code in GIMP 2.10 (GTK 2) and GIMP 3.0 (GTK 3).
+ *
+ * It shows a report that the glue has already measured: the histogram of each channel, their
+ * statistics, the timing table with the speedup of privatization over global atomics as the
+ * headline, and the backend.  The user can change the repetitions and run again, compare with
+ * flat and noisy inputs of the layer's size, export CSV or JSON and copy the tables.  Long work
+ * runs in a worker thread while the dialog shows progress and offers Cancel.
+ *
+ * The glue calls gimp_ui_init first, since that call differs between the versions.
+ */
+#ifndef GPUHIST_DIALOG_H
+#define GPUHIST_DIALOG_H
+
+#include "core.h"
+
+G_BEGIN_DECLS
+
+/* Saves the settings the way this GIMP version does (gimp_set_data in 2.10, the procedure
+ * config in 3.0).  Called from the main thread after each re-run and when the dialog closes. */
+typedef void (*GpuhistSaveSettingsFunc) (const GpuhistSettings *settings, gpointer user_data);
+
+typedef struct
+{
+  gh_engine *engine;           /* runs Re-run and Compare; not owned, outlives the dialog */
+  const GpuhistSource *source; /* the layer measured again by Re-run; not owned */
+  GpuhistSettings *settings;   /* in: what the report was measured with; out: the repetitions
+                                  the user left in the dialog.  output_file is not used here */
+  GpuhistReport *report;       /* in: the first measurement; out: the latest one, flat and
+                                  noise rows included when the user compared */
+  GpuhistSaveSettingsFunc save_settings; /* may be NULL */
+  gpointer save_settings_data;
+} GpuhistDialogParams;
+
+/* Runs the dialog until the user closes it; work in progress is cancelled and waited for.
+ * Returns TRUE when params->report holds a histogram (the glue returns its values), FALSE when
+ * the dialog could not be shown (bad parameters). */
+gboolean gpuhist_dialog_run (const GpuhistDialogParams *params);
+
+G_END_DECLS
+
+#endif /* GPUHIST_DIALOG_H */

@@ -1,0 +1,559 @@
+/* gpu-histogram: the histogram view.  See histogram-view.h. */
+#ifndef GETTEXT_PACKAGE
+#define GETTEXT_PACKAGE "gpu-histogram"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <gdk/gdkkeysyms.h>
+
+#include "gtk-compat.h"
+#include "histogram-view.h"
+
+/* Room around the plot, in pixels: the bottom holds the level ticks. */
+#define MARGIN 8
+#define AXIS_HEIGHT 18
+
+struct _GpuhistHistogramView
+{
+  GtkDrawingArea parent_instance;
+
+  int channels;
+  uint64_t *counts; /* channels * GH_BINS */
+  char channel_names[GH_MAX_CHANNELS][16];
+  gboolean visible[GH_MAX_CHANNELS];
+  gboolean logarithmic;
+  int hover_bin;  /* under the pointer, or -1 */
+  int pinned_bin; /* clicked or moved to with the keyboard, or -1 */
+};
+
+struct _GpuhistHistogramViewClass
+{
+  GtkDrawingAreaClass parent_class;
+};
+
+enum
+{
+  BIN_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_TYPE (GpuhistHistogramView, gpuhist_histogram_view, GTK_TYPE_DRAWING_AREA)
+
+typedef struct
+{
+  double x, y, width, height;
+} PlotArea;
+
+static void
+plot_area (GtkWidget *widget, PlotArea *area)
+{
+  GtkAllocation allocation;
+
+  gtk_widget_get_allocation (widget, &allocation);
+  area->x = MARGIN;
+  area->y = MARGIN;
+  area->width = MAX (allocation.width - 2 * MARGIN, 1);
+  area->height = MAX (allocation.height - 2 * MARGIN - AXIS_HEIGHT, 1);
+}
+
+static int
+bin_at (GtkWidget *widget, double x)
+{
+  PlotArea area;
+  int bin;
+
+  plot_area (widget, &area);
+  bin = (int) floor ((x - area.x) * GH_BINS / area.width);
+  return CLAMP (bin, 0, GH_BINS - 1);
+}
+
+static int
+shown_bin (GpuhistHistogramView *view)
+{
+  return view->hover_bin >= 0 ? view->hover_bin : view->pinned_bin;
+}
+
+static void
+set_bins (GpuhistHistogramView *view, int hover_bin, int pinned_bin)
+{
+  int before = shown_bin (view);
+
+  view->hover_bin = hover_bin;
+  view->pinned_bin = pinned_bin;
+  if (shown_bin (view) != before)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (view));
+      g_signal_emit (view, signals[BIN_CHANGED], 0, shown_bin (view));
+    }
+}
+
+void
+gpuhist_channel_color (const char *channel_name, double rgb[3])
+{
+  static const struct
+  {
+    const char *name;
+    double rgb[3];
+  } colors[] = {
+    { "red", { 0.85, 0.10, 0.10 } },  { "green", { 0.05, 0.65, 0.10 } },
+    { "blue", { 0.10, 0.25, 0.90 } }, { "alpha", { 0.55, 0.55, 0.55 } },
+    { "gray", { 0.20, 0.20, 0.20 } }, { "grey", { 0.20, 0.20, 0.20 } },
+  };
+  size_t i;
+
+  for (i = 0; i < G_N_ELEMENTS (colors); i++)
+    if (channel_name != NULL && strcmp (channel_name, colors[i].name) == 0)
+      {
+        memcpy (rgb, colors[i].rgb, sizeof colors[i].rgb);
+        return;
+      }
+
+  rgb[0] = rgb[1] = rgb[2] = 0.45;
+}
+
+const char *
+gpuhist_channel_display_name (const char *channel_name)
+{
+  if (g_strcmp0 (channel_name, "red") == 0)
+    return _ ("Red");
+  if (g_strcmp0 (channel_name, "green") == 0)
+    return _ ("Green");
+  if (g_strcmp0 (channel_name, "blue") == 0)
+    return _ ("Blue");
+  if (g_strcmp0 (channel_name, "alpha") == 0)
+    return _ ("Alpha");
+  if (g_strcmp0 (channel_name, "gray") == 0 || g_strcmp0 (channel_name, "grey") == 0)
+    return _ ("Gray");
+  return channel_name != NULL ? channel_name : "";
+}
+
+/* Which channels are drawn first: alpha and gray, then unknown ones, then red, green, blue. */
+static int
+draw_rank (const char *channel_name)
+{
+  static const char *const names[] = { "red", "green", "blue" };
+  int i;
+
+  for (i = 0; i < 3; i++)
+    if (strcmp (channel_name, names[i]) == 0)
+      return 2 + i;
+  if (strcmp (channel_name, "alpha") == 0 || strcmp (channel_name, "gray") == 0)
+    return 0;
+  return 1;
+}
+
+static double
+scaled (const GpuhistHistogramView *view, uint64_t count, uint64_t max)
+{
+  if (max == 0)
+    return 0.0;
+  if (view->logarithmic)
+    return MIN (log1p ((double) count) / log1p ((double) max), 1.0);
+  return MIN ((double) count / (double) max, 1.0);
+}
+
+static void
+draw_text (GtkWidget *widget, cairo_t *cr, const char *text, double x, double y, double align)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
+  int width, height;
+
+  pango_layout_get_pixel_size (layout, &width, &height);
+  cairo_move_to (cr, x - align * width, y);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+static gboolean
+draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
+  static const int ticks[] = { 0, 64, 128, 192, 255 };
+  GtkAllocation allocation;
+  PlotArea area;
+  uint64_t max = 0;
+  double bin_width;
+  int rank, c, i, bin;
+
+  (void) unused;
+  gtk_widget_get_allocation (widget, &allocation);
+  plot_area (widget, &area);
+  bin_width = area.width / GH_BINS;
+
+  /* The view paints its own light background, so that it reads the same in any theme. */
+  cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  cairo_rectangle (cr, area.x, area.y, area.width, area.height);
+  cairo_fill (cr);
+
+  /* Quarter lines and level ticks. */
+  cairo_set_line_width (cr, 1.0);
+  for (i = 0; i < (int) G_N_ELEMENTS (ticks); i++)
+    {
+      char label[8];
+      double x = floor (area.x + (ticks[i] + 0.5) * bin_width) + 0.5;
+
+      cairo_set_source_rgb (cr, 0.85, 0.85, 0.85);
+      cairo_move_to (cr, x, area.y);
+      cairo_line_to (cr, x, area.y + area.height + 3);
+      cairo_stroke (cr);
+      g_snprintf (label, sizeof label, "%d", ticks[i]);
+      cairo_set_source_rgb (cr, 0.25, 0.25, 0.25);
+      draw_text (widget, cr, label, x, area.y + area.height + 3,
+                 i == 0 ? 0.0 : (i == (int) G_N_ELEMENTS (ticks) - 1 ? 1.0 : 0.5));
+    }
+
+  /* The scale follows the visible colour channels: an opaque layer's alpha, all in one level,
+   * would flatten them, so alpha only sets the scale when it is drawn alone, and is clipped. */
+  for (c = 0; c < view->channels; c++)
+    if (view->visible[c] && strcmp (view->channel_names[c], "alpha") != 0)
+      for (i = 0; i < GH_BINS; i++)
+        max = MAX (max, view->counts[(size_t) c * GH_BINS + i]);
+  for (c = 0; max == 0 && c < view->channels; c++)
+    if (view->visible[c])
+      for (i = 0; i < GH_BINS; i++)
+        max = MAX (max, view->counts[(size_t) c * GH_BINS + i]);
+
+  if (view->channels == 0)
+    {
+      cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
+      draw_text (widget, cr, _ ("No histogram"), area.x + area.width / 2,
+                 area.y + area.height / 2 - 8, 0.5);
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, area.x, area.y - 1, area.width, area.height + 1);
+  cairo_clip (cr);
+  /* Alpha and gray underneath, the colours on top. */
+  for (rank = 0; rank < 5; rank++)
+    for (c = 0; c < view->channels; c++)
+      {
+        const uint64_t *counts = view->counts + (size_t) c * GH_BINS;
+        double rgb[3];
+        double bottom = area.y + area.height;
+
+        if (!view->visible[c] || draw_rank (view->channel_names[c]) != rank)
+          continue;
+
+        gpuhist_channel_color (view->channel_names[c], rgb);
+        cairo_new_path (cr);
+        cairo_move_to (cr, area.x, bottom);
+        for (i = 0; i < GH_BINS; i++)
+          {
+            double y = bottom - scaled (view, counts[i], max) * area.height;
+
+            cairo_line_to (cr, area.x + i * bin_width, y);
+            cairo_line_to (cr, area.x + (i + 1) * bin_width, y);
+          }
+        cairo_line_to (cr, area.x + area.width, bottom);
+        cairo_close_path (cr);
+        cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.30);
+        cairo_fill_preserve (cr);
+        cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+        cairo_set_line_width (cr, 1.5);
+        cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+        cairo_stroke (cr);
+      }
+
+  cairo_restore (cr);
+
+  bin = shown_bin (view);
+  if (bin >= 0 && view->channels > 0)
+    {
+      double x = area.x + bin * bin_width;
+
+      cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.12);
+      cairo_rectangle (cr, x, area.y, MAX (bin_width, 1.0), area.height);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.6);
+      cairo_set_line_width (cr, 1.0);
+      cairo_move_to (cr, floor (x + bin_width / 2) + 0.5, area.y);
+      cairo_line_to (cr, floor (x + bin_width / 2) + 0.5, area.y + area.height);
+      cairo_stroke (cr);
+    }
+
+  /* The frame of the plot, dashed while the view has the keyboard focus. */
+  cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);
+  cairo_set_line_width (cr, 1.0);
+  if (gtk_widget_has_focus (widget))
+    {
+      static const double dash[] = { 3.0, 2.0 };
+
+      cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0.0);
+      cairo_rectangle (cr, 2.5, 2.5, allocation.width - 5, allocation.height - 5);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0.0);
+    }
+  cairo_rectangle (cr, area.x - 0.5, area.y - 0.5, area.width + 1, area.height + 1);
+  cairo_stroke (cr);
+
+  return FALSE;
+}
+
+static gboolean
+motion_notify (GtkWidget *widget, GdkEventMotion *event, gpointer unused)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
+
+  (void) unused;
+  set_bins (view, bin_at (widget, event->x), view->pinned_bin);
+  return FALSE;
+}
+
+static gboolean
+leave_notify (GtkWidget *widget, GdkEventCrossing *event, gpointer unused)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
+
+  (void) event;
+  (void) unused;
+  set_bins (view, -1, view->pinned_bin);
+  return FALSE;
+}
+
+static gboolean
+button_press (GtkWidget *widget, GdkEventButton *event, gpointer unused)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
+  int bin;
+
+  (void) unused;
+  if (event->button != 1)
+    return FALSE;
+
+  gtk_widget_grab_focus (widget);
+  bin = bin_at (widget, event->x);
+  /* A second click on the marked bin lets go of it. */
+  set_bins (view, view->hover_bin, view->pinned_bin == bin ? -1 : bin);
+  return TRUE;
+}
+
+static gboolean
+key_press (GtkWidget *widget, GdkEventKey *event, gpointer unused)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
+  int bin = view->pinned_bin >= 0 ? view->pinned_bin : 127;
+  int step = (event->state & GDK_SHIFT_MASK) ? 16 : 1;
+
+  (void) unused;
+  switch (event->keyval)
+    {
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left: bin = view->pinned_bin >= 0 ? bin - step : bin; break;
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right: bin = view->pinned_bin >= 0 ? bin + step : bin; break;
+    case GDK_KEY_Home:
+    case GDK_KEY_KP_Home: bin = 0; break;
+    case GDK_KEY_End:
+    case GDK_KEY_KP_End: bin = GH_BINS - 1; break;
+    default: return FALSE;
+    }
+
+  /* The keyboard wins over a pointer left resting on the view. */
+  set_bins (view, -1, CLAMP (bin, 0, GH_BINS - 1));
+  return TRUE;
+}
+
+static gboolean
+focus_changed (GtkWidget *widget, GdkEventFocus *event, gpointer unused)
+{
+  (void) event;
+  (void) unused;
+  gtk_widget_queue_draw (widget);
+  return FALSE;
+}
+
+static void
+size_allocate (GtkWidget *widget, GtkAllocation *allocation, gpointer unused)
+{
+  (void) allocation;
+  (void) unused;
+  gtk_widget_queue_draw (widget);
+}
+
+static gboolean
+query_tooltip (GtkWidget *widget, gint x, gint y, gboolean keyboard_mode, GtkTooltip *tooltip,
+               gpointer unused)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
+  gchar *text;
+
+  (void) y;
+  (void) unused;
+  text = gpuhist_histogram_view_describe_bin (view, keyboard_mode ? view->pinned_bin
+                                                                  : bin_at (widget, x));
+  if (text == NULL)
+    return FALSE;
+
+  gtk_tooltip_set_text (tooltip, text);
+  g_free (text);
+  return TRUE;
+}
+
+static void
+gpuhist_histogram_view_finalize (GObject *object)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (object);
+
+  g_free (view->counts);
+  G_OBJECT_CLASS (gpuhist_histogram_view_parent_class)->finalize (object);
+}
+
+static void
+gpuhist_histogram_view_class_init (GpuhistHistogramViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = gpuhist_histogram_view_finalize;
+
+  /* void bin_changed (GpuhistHistogramView *view, gint bin, gpointer user_data): bin is -1
+   * when no bin is marked any more. */
+  signals[BIN_CHANGED]
+      = g_signal_new ("bin-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                      g_cclosure_marshal_VOID__INT, G_TYPE_NONE, 1, G_TYPE_INT);
+}
+
+static void
+gpuhist_histogram_view_init (GpuhistHistogramView *view)
+{
+  GtkWidget *widget = GTK_WIDGET (view);
+  int c;
+
+  view->hover_bin = -1;
+  view->pinned_bin = -1;
+  for (c = 0; c < GH_MAX_CHANNELS; c++)
+    view->visible[c] = TRUE;
+
+  gtk_widget_set_can_focus (widget, TRUE);
+  gtk_widget_set_has_tooltip (widget, TRUE);
+  gtk_widget_add_events (widget, GDK_POINTER_MOTION_MASK | GDK_LEAVE_NOTIFY_MASK
+                                     | GDK_BUTTON_PRESS_MASK | GDK_KEY_PRESS_MASK
+                                     | GDK_FOCUS_CHANGE_MASK);
+  gtk_widget_set_size_request (widget, 256 + 2 * MARGIN, 120);
+
+  gpuhist_compat_connect_draw (widget, draw, NULL);
+  g_signal_connect (widget, "motion-notify-event", G_CALLBACK (motion_notify), NULL);
+  g_signal_connect (widget, "leave-notify-event", G_CALLBACK (leave_notify), NULL);
+  g_signal_connect (widget, "button-press-event", G_CALLBACK (button_press), NULL);
+  g_signal_connect (widget, "key-press-event", G_CALLBACK (key_press), NULL);
+  g_signal_connect (widget, "focus-in-event", G_CALLBACK (focus_changed), NULL);
+  g_signal_connect (widget, "focus-out-event", G_CALLBACK (focus_changed), NULL);
+  g_signal_connect (widget, "size-allocate", G_CALLBACK (size_allocate), NULL);
+  g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip), NULL);
+}
+
+GtkWidget *
+gpuhist_histogram_view_new (void)
+{
+  return g_object_new (GPUHIST_TYPE_HISTOGRAM_VIEW, NULL);
+}
+
+void
+gpuhist_histogram_view_set_data (GpuhistHistogramView *view, const uint64_t *counts, int channels,
+                                 const char *const *channel_names)
+{
+  int c;
+
+  g_return_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view));
+
+  g_clear_pointer (&view->counts, g_free);
+  view->channels = 0;
+  if (counts != NULL && channels > 0)
+    {
+      view->channels = MIN (channels, GH_MAX_CHANNELS);
+      view->counts = g_memdup2 (counts, (gsize) view->channels * GH_BINS * sizeof *counts);
+    }
+
+  for (c = 0; c < GH_MAX_CHANNELS; c++)
+    {
+      const char *name = (channel_names != NULL && c < view->channels) ? channel_names[c] : NULL;
+
+      g_strlcpy (view->channel_names[c], name != NULL ? name : "", sizeof view->channel_names[c]);
+      view->visible[c] = TRUE;
+    }
+
+  gtk_widget_queue_draw (GTK_WIDGET (view));
+  g_signal_emit (view, signals[BIN_CHANGED], 0, shown_bin (view));
+}
+
+void
+gpuhist_histogram_view_set_logarithmic (GpuhistHistogramView *view, gboolean logarithmic)
+{
+  g_return_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view));
+
+  view->logarithmic = logarithmic != FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (view));
+}
+
+gboolean
+gpuhist_histogram_view_get_logarithmic (GpuhistHistogramView *view)
+{
+  g_return_val_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view), FALSE);
+
+  return view->logarithmic;
+}
+
+void
+gpuhist_histogram_view_set_channel_visible (GpuhistHistogramView *view, int channel,
+                                            gboolean visible)
+{
+  g_return_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view));
+  g_return_if_fail (channel >= 0 && channel < GH_MAX_CHANNELS);
+
+  view->visible[channel] = visible != FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (view));
+}
+
+gboolean
+gpuhist_histogram_view_get_channel_visible (GpuhistHistogramView *view, int channel)
+{
+  g_return_val_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view), FALSE);
+  g_return_val_if_fail (channel >= 0 && channel < GH_MAX_CHANNELS, FALSE);
+
+  return view->visible[channel];
+}
+
+int
+gpuhist_histogram_view_get_bin (GpuhistHistogramView *view)
+{
+  g_return_val_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view), -1);
+
+  return shown_bin (view);
+}
+
+gchar *
+gpuhist_histogram_view_describe_bin (GpuhistHistogramView *view, int bin)
+{
+  GString *text;
+  int c;
+
+  g_return_val_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view), NULL);
+
+  if (bin < 0 || bin >= GH_BINS || view->channels == 0)
+    return NULL;
+
+  /* TRANSLATORS: the start of a line such as "Level 128: Red 1204, Green 17" */
+  text = g_string_new (NULL);
+  g_string_printf (text, _ ("Level %d:"), bin);
+  for (c = 0; c < view->channels; c++)
+    {
+      gchar count[32];
+
+      g_snprintf (count, sizeof count, "%" G_GUINT64_FORMAT,
+                  view->counts[(size_t) c * GH_BINS + bin]);
+      /* TRANSLATORS: a channel and its count in one bin, e.g. "Red 1204"; the first one */
+      g_string_append_printf (text,
+                              c == 0 ? _ (" %s %s")
+                                     /* TRANSLATORS: the channels after the first */
+                                     : _ (", %s %s"),
+                              gpuhist_channel_display_name (view->channel_names[c]), count);
+    }
+
+  return g_string_free (text, FALSE);
+}

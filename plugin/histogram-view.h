@@ -1,0 +1,57 @@
+/* gpu-histogram: a widget that draws 256-bin histograms, one curve per channel in the channel's
+ * colour, with cairo; the same code in GTK 2 and GTK 3 (see gtk-compat.h).
+ *
+ * Hovering or clicking a bin marks it (the keyboard moves the mark with Left, Right, Home and
+ * End once the view has focus); the "bin-changed" signal then says which, and
+ * gpuhist_histogram_view_describe_bin gives its level and counts as text.
+ */
+#ifndef GPUHIST_HISTOGRAM_VIEW_H
+#define GPUHIST_HISTOGRAM_VIEW_H
+
+#include <stdint.h>
+#include <gtk/gtk.h>
+
+#include "gpuhist.h"
+
+G_BEGIN_DECLS
+
+#define GPUHIST_TYPE_HISTOGRAM_VIEW (gpuhist_histogram_view_get_type ())
+#define GPUHIST_HISTOGRAM_VIEW(obj)                                                                \
+  (G_TYPE_CHECK_INSTANCE_CAST ((obj), GPUHIST_TYPE_HISTOGRAM_VIEW, GpuhistHistogramView))
+#define GPUHIST_IS_HISTOGRAM_VIEW(obj)                                                             \
+  (G_TYPE_CHECK_INSTANCE_TYPE ((obj), GPUHIST_TYPE_HISTOGRAM_VIEW))
+
+typedef struct _GpuhistHistogramView GpuhistHistogramView;
+typedef struct _GpuhistHistogramViewClass GpuhistHistogramViewClass;
+
+GType gpuhist_histogram_view_get_type (void) G_GNUC_CONST;
+
+GtkWidget *gpuhist_histogram_view_new (void);
+
+/* Copies channels * GH_BINS counts, channel by channel, and the channel names ("red", "green",
+ * "blue", "alpha", "gray").  Every channel starts visible.  counts NULL or channels 0 clears. */
+void gpuhist_histogram_view_set_data (GpuhistHistogramView *view, const uint64_t *counts,
+                                      int channels, const char *const *channel_names);
+
+void gpuhist_histogram_view_set_logarithmic (GpuhistHistogramView *view, gboolean logarithmic);
+gboolean gpuhist_histogram_view_get_logarithmic (GpuhistHistogramView *view);
+
+void gpuhist_histogram_view_set_channel_visible (GpuhistHistogramView *view, int channel,
+                                                 gboolean visible);
+gboolean gpuhist_histogram_view_get_channel_visible (GpuhistHistogramView *view, int channel);
+
+/* The marked bin (hovered, else clicked), or -1. */
+int gpuhist_histogram_view_get_bin (GpuhistHistogramView *view);
+
+/* "Level 128: red 1204, green 17, blue 0", translated; NULL for no bin.  Free with g_free. */
+gchar *gpuhist_histogram_view_describe_bin (GpuhistHistogramView *view, int bin);
+
+/* The colour a channel is drawn in, by its name; grey for names it does not know. */
+void gpuhist_channel_color (const char *channel_name, double rgb[3]);
+
+/* The channel's name for people: "Red", "Green", "Blue", "Alpha", "Gray", translated. */
+const char *gpuhist_channel_display_name (const char *channel_name);
+
+G_END_DECLS
+
+#endif /* GPUHIST_HISTOGRAM_VIEW_H */

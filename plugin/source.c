@@ -1,0 +1,136 @@
+/* gpu-histogram: choosing what to read from GIMP and in which format.
+ *
+ * GIMP version-independent: this file sees only a GeglBuffer.  The rule (measured in GIMP 3.0:
+ * reading a 12 MP layer in its own format took 0.2 s, converted to a plain "R'G'B'A u8" without
+ * the buffer's space 2.0 s):
+ *
+ *   1. the model: R'G'B'(A) or Y'(A) (perceptual, the default) or RGB(A) / Y(A) (linear light);
+ *      indexed layers are read as their colours; masks and channels as one gray channel (Y' or
+ *      Y like a gray layer: in GIMP 2.10 the perceptual reading is what gimp-drawable-get-pixel
+ *      reports for an 8-bit mask);
+ *   2. always in the buffer's own space, so that babl never has to build a conversion between
+ *      spaces;
+ *   3. the buffer's own format when it is exactly that model (no conversion in GIMP at all; the
+ *      core narrows 16/32-bit integers, half, float and double to 8 bits itself);
+ *   4. else 8 bits when the buffer is 8-bit or indexed (babl's 8-bit paths are fast), else
+ *      float, which the core narrows with documented clamping.
+ */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "core.h"
+
+static const char *const names_rgb[] = { "red", "green", "blue", "alpha" };
+static const char *const names_gray[] = { "gray", "alpha" };
+
+/* The component types that the core can narrow itself. */
+static gboolean
+type_is_narrowable (const char *type)
+{
+  return strcmp (type, "u8") == 0 || strcmp (type, "u16") == 0 || strcmp (type, "u32") == 0
+         || strcmp (type, "half") == 0 || strcmp (type, "float") == 0
+         || strcmp (type, "double") == 0;
+}
+
+gboolean
+gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectangle *area,
+                     GpuhistDrawableKind kind, gboolean linear, const gchar *name, GError **error)
+{
+  const Babl *buffer_format;
+  const Babl *fetch = NULL;
+  const char *buffer_type;
+  const GeglRectangle *extent;
+  GeglRectangle clipped;
+  gboolean gray;
+  gboolean alpha;
+  const char *model;
+  gchar *encoding;
+  int channels;
+  int i;
+
+  memset (source, 0, sizeof *source);
+
+  if (buffer == NULL || area == NULL)
+    {
+      g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
+                   _ ("There are no pixels to read."));
+      return FALSE;
+    }
+
+  extent = gegl_buffer_get_extent (buffer);
+  if (!gegl_rectangle_intersect (&clipped, extent, area) || clipped.width <= 0
+      || clipped.height <= 0)
+    {
+      g_set_error (
+          error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
+          _ ("The selection does not intersect the drawable: there are no pixels to count."));
+      return FALSE;
+    }
+
+  buffer_format = gegl_buffer_get_format (buffer);
+  buffer_type = babl_get_name (babl_format_get_type (buffer_format, 0));
+
+  if (kind == GPUHIST_DRAWABLE_MASK_OR_CHANNEL)
+    {
+      gray = TRUE;
+      alpha = FALSE;
+    }
+  else if (babl_format_is_palette (buffer_format))
+    {
+      gray = FALSE;
+      alpha = babl_format_has_alpha (buffer_format);
+    }
+  else
+    {
+      BablModelFlag flags = babl_get_model_flags (babl_format_get_model (buffer_format));
+
+      gray = (flags & BABL_MODEL_FLAG_GRAY) != 0;
+      alpha = babl_format_has_alpha (buffer_format);
+    }
+
+  if (gray)
+    model = linear ? (alpha ? "YA" : "Y") : (alpha ? "Y'A" : "Y'");
+  else
+    model = linear ? (alpha ? "RGBA" : "RGB") : (alpha ? "R'G'B'A" : "R'G'B'");
+  channels = (gray ? 1 : 3) + (alpha ? 1 : 0);
+
+  /* 3: the buffer's own format when it is the model we want in a type we can narrow. */
+  if (!babl_format_is_palette (buffer_format) && type_is_narrowable (buffer_type))
+    {
+      encoding = g_strdup_printf ("%s %s", model, buffer_type);
+      if (babl_format_exists (encoding)
+          && babl_format_with_space (encoding, buffer_format) == buffer_format)
+        fetch = buffer_format;
+      g_free (encoding);
+    }
+
+  /* 4: else 8 bits from 8-bit and indexed buffers, float from the rest. */
+  if (fetch == NULL)
+    {
+      gboolean narrow = babl_format_is_palette (buffer_format) || strcmp (buffer_type, "u8") == 0;
+
+      encoding = g_strdup_printf ("%s %s", model, narrow ? "u8" : "float");
+      fetch = babl_format_with_space (encoding, buffer_format);
+      g_free (encoding);
+    }
+
+  source->buffer = buffer;
+  source->area = clipped;
+  source->fetch_format = fetch;
+  source->channels = channels;
+  for (i = 0; i < channels; i++)
+    source->channel_names[i] = gray ? names_gray[i] : names_rgb[i];
+  source->drawable_name = g_strdup (name ? name : "");
+  return TRUE;
+}
+
+void
+gpuhist_source_clear (GpuhistSource *source)
+{
+  if (source == NULL)
+    return;
+  g_clear_pointer (&source->drawable_name, g_free);
+  source->buffer = NULL;
+  source->fetch_format = NULL;
+}

@@ -1,0 +1,438 @@
+#!/usr/bin/env python3
+"""The dialog, seen in GIMP's full UI under Xvfb.
+
+Starts GIMP (2.10 or 3.0) with a throwaway profile that holds the plug-in, and a Script-Fu batch
+that makes a plasma image, displays it, marks it clean and runs plug-in-gpu-histogram
+interactively.  Then, from outside GIMP as a user would:
+
+  1. finds the dialog window by its title, "GPU Histogram";
+  2. saves a screenshot of it (dialog-gimp<N>.png in --outdir);
+  3. checks that the histogram was drawn: red, green and blue curve pixels in the window;
+  4. checks, through the accessibility bus where it works, the histogram area and a timing
+     table with its rows (where at-spi is missing, says so and relies on 3);
+  5. presses Close (Alt+C, the button's mnemonic);
+  6. checks that GIMP still runs, and that the batch, continuing after the plug-in, found the
+     image clean and its pixels unchanged.
+
+Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool, ImageMagick or GIMP).
+Output: TAP-like lines for people; the exit status is what meson reads.
+"""
+
+import argparse
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+TITLE = "GPU Histogram"
+
+# The curves' stroke colours in histogram-view.c (gpuhist_channel_color), as 8-bit RGB.
+CURVES = {
+    "red": (217, 26, 26),
+    "green": (13, 166, 26),
+    "blue": (26, 64, 230),
+}
+# A curve runs across the whole plot (at least 256 pixels wide, one step per level), so its
+# colour shows in that many columns of the window; the channel swatches next to the toggles and
+# in the statistics table cover a dozen columns each.
+MIN_CURVE_COLUMNS = 150
+
+
+class Checks:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, good, what, detail=""):
+        self.n += 1
+        if not good:
+            self.failed += 1
+        print("%s %d - %s%s" % ("ok" if good else "not ok", self.n, what,
+                                (": " + detail) if detail else ""), flush=True)
+        return good
+
+    def note(self, text):
+        print("# " + text, flush=True)
+
+
+def which_all(names):
+    return [n for n in names if shutil.which(n) is None]
+
+
+def start_xvfb(env):
+    """Starts Xvfb on a free display; returns (process, ':N')."""
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1600x1000x24", "-nolisten", "tcp",
+         "-noreset"],
+        pass_fds=(write_fd,), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    number = b""
+    deadline = time.time() + 30
+    while time.time() < deadline and not number.endswith(b"\n"):
+        chunk = os.read(read_fd, 16)
+        if not chunk:
+            break
+        number += chunk
+    os.close(read_fd)
+    if not number.strip():
+        proc.kill()
+        return None, None
+    return proc, ":" + number.decode().strip()
+
+
+def start_accessibility(env):
+    """A private session bus and the at-spi bus on it; returns processes, or [] without at-spi."""
+    launcher = None
+    for path in ("/usr/libexec/at-spi-bus-launcher", "/usr/lib/at-spi2-core/at-spi-bus-launcher"):
+        if os.path.exists(path):
+            launcher = path
+    if launcher is None or shutil.which("dbus-daemon") is None:
+        return []
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    address = bus.stdout.readline().decode().strip()
+    if not address:
+        bus.kill()
+        return []
+    env["DBUS_SESSION_BUS_ADDRESS"] = address
+    spi = subprocess.Popen([launcher, "--launch-immediately"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)
+    return [spi, bus]
+
+
+def stop(proc, grace=10):
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def batch_script(version, work):
+    """Script-Fu: a plasma image, displayed, clean; the plug-in interactively; then the checks."""
+    def path(name):
+        return '"%s"' % os.path.join(work, name).replace("\\", "\\\\").replace('"', '\\"')
+
+    if version == "3":
+        new_layer = '(gimp-layer-new img "Plasma" 320 200 RGB-IMAGE 100 LAYER-MODE-NORMAL)'
+        plasma = '(gimp-drawable-merge-new-filter layer "gegl:plasma" 0 LAYER-MODE-REPLACE 1.0 ' \
+                 '"seed" 7 "turbulence" 2.5)'
+        export = '(gimp-file-save RUN-NONINTERACTIVE img %s -1)'
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img (vector layer) "" 5 FALSE)'
+        dirty = '(car (gimp-image-is-dirty img))'
+    else:
+        new_layer = '(gimp-layer-new img 320 200 RGB-IMAGE "Plasma" 100 LAYER-MODE-NORMAL)'
+        plasma = '(plug-in-plasma RUN-NONINTERACTIVE img layer 7 2.5)'
+        export = '(file-png-save-defaults RUN-NONINTERACTIVE img layer %s %s)'
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 5 FALSE)'
+        dirty = '(car (gimp-image-is-dirty img))'
+
+    def export_to(name):
+        return export % ((path(name),) if version == "3" else (path(name), path(name)))
+
+    return """
+(define (gh-note file text)
+  (let ((port (open-output-file file)))
+    (display text port) (newline port) (close-output-port port)))
+(let* ((img (car (gimp-image-new 320 200 RGB)))
+       (layer (car %(new_layer)s)))
+  (gimp-image-insert-layer img layer 0 0)
+  %(plasma)s
+  (gimp-display-new img)
+  (gimp-displays-flush)
+  %(before)s
+  (gimp-image-clean-all img)
+  (gh-note %(started)s "started")
+  %(run)s
+  (gh-note %(dirty_file)s %(dirty)s)
+  %(after)s
+  (gh-note %(done)s "done"))
+""" % dict(new_layer=new_layer, plasma=plasma, before=export_to("before.png"),
+           started=path("started"), run=run, dirty_file=path("dirty"), dirty=dirty,
+           after=export_to("after.png"), done=path("done"))
+
+
+def xdotool(env, *args):
+    result = subprocess.run(["xdotool"] + list(args), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, timeout=30)
+    return result.returncode, result.stdout.decode().split()
+
+
+def read_ppm(path, env):
+    """Reads an image through ImageMagick as binary PPM: (width, height, bytes)."""
+    data = subprocess.run(["convert", path, "-depth", "8", "ppm:-"], env=env,
+                          stdout=subprocess.PIPE, check=True, timeout=60).stdout
+    fields = []
+    pos = 0
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos) + 1
+            continue
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    pos += 1
+    width, height = int(fields[1]), int(fields[2])
+    return width, height, data[pos:pos + width * height * 3]
+
+
+def curve_columns(width, pixels, colour, tolerance=45):
+    """How many columns of the image hold a pixel near this colour."""
+    r0, g0, b0 = colour
+    columns = set()
+    for i in range(0, len(pixels), 3):
+        if (abs(pixels[i] - r0) <= tolerance and abs(pixels[i + 1] - g0) <= tolerance
+                and abs(pixels[i + 2] - b0) <= tolerance):
+            columns.add((i // 3) % width)
+    return len(columns)
+
+
+A11Y_PROBE = r"""
+import sys, time
+import pyatspi
+
+def walk(node, found, depth=0):
+    if node is None or depth > 40:
+        return
+    try:
+        name = node.name
+        role = node.getRoleName()
+    except Exception:
+        return
+    if name in ("histogram", "timing table") and name not in found:
+        found[name] = node
+    if role == "push button" and name.replace("_", "") == "Close" and "close" not in found:
+        found["close"] = node
+    try:
+        for i in range(node.childCount):
+            walk(node.getChildAtIndex(i), found, depth + 1)
+    except Exception:
+        pass
+
+found = {}
+deadline = time.time() + float(sys.argv[1])
+while time.time() < deadline:
+    found = {}
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        walk(desktop.getChildAtIndex(i), found)
+    if "histogram" in found and "timing table" in found:
+        break
+    time.sleep(0.5)
+
+print("histogram" if "histogram" in found else "no-histogram")
+if "timing table" in found:
+    table = found["timing table"]
+    rows = table.queryTable().nRows
+    cells = []
+    for row in range(rows):
+        cell = table.queryTable().getAccessibleAt(row, 0)
+        cells.append(cell.name if cell is not None else "")
+    print("timing-rows %d" % rows)
+    print("timing-first-column " + "|".join(cells))
+else:
+    print("no-timing-table")
+"""
+
+
+def a11y_python():
+    """A Python that has pyatspi (the distribution's, where a venv's has not)."""
+    for python in (sys.executable, "/usr/bin/python3"):
+        if python and os.path.exists(python) and subprocess.run(
+                [python, "-c", "import pyatspi"], stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL).returncode == 0:
+            return python
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gimp", default="", help="the GIMP binary (gimp-2.10, gimp-3.0)")
+    parser.add_argument("--gimp-version", choices=["2", "3"], required=True)
+    parser.add_argument("--plugin", required=True, help="the built gpu-histogram executable")
+    parser.add_argument("--outdir", required=True, help="where the screenshot goes")
+    parser.add_argument("--timeout", type=float, default=240)
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    args = parser.parse_args()
+
+    checks = Checks()
+    gimp = args.gimp or ("gimp-2.10" if args.gimp_version == "2" else "gimp-3.0")
+    missing = which_all(["Xvfb", "xdotool", "import", "convert", gimp])
+    if missing:
+        print("1..0 # SKIP missing: " + ", ".join(missing))
+        return SKIP
+    if not os.access(args.plugin, os.X_OK):
+        print("1..0 # SKIP the plug-in was not built: " + args.plugin)
+        return SKIP
+
+    os.makedirs(args.outdir, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="dialog-gimp%s-" % args.gimp_version, dir=args.outdir)
+    env = dict(os.environ)
+    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"):
+        env[name] = os.path.join(work, name.lower())
+        os.makedirs(env[name], mode=0o700, exist_ok=True)
+    env["LANG"] = env.get("GPUHIST_TEST_LANG", "C.UTF-8")
+    env.pop("LANGUAGE", None)
+    env.pop("LC_ALL", None)
+    env["NO_AT_BRIDGE"] = "0"
+    env["GTK_MODULES"] = "gail:atk-bridge"  # GTK 2 loads these; GTK 3 has them built in
+    env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+
+    profile = os.path.join(work, "profile")
+    if args.gimp_version == "3":
+        env["GIMP3_DIRECTORY"] = profile
+        plugin_dir = os.path.join(profile, "plug-ins", "gpu-histogram")
+    else:
+        env["GIMP2_DIRECTORY"] = profile
+        plugin_dir = os.path.join(profile, "plug-ins")
+    os.makedirs(plugin_dir)
+    shutil.copy2(args.plugin, os.path.join(plugin_dir, "gpu-histogram"))
+
+    xvfb, display = start_xvfb(env)
+    if xvfb is None:
+        print("1..0 # SKIP Xvfb did not start")
+        return SKIP
+    env["DISPLAY"] = display
+    helpers = start_accessibility(env)
+    python = a11y_python() if helpers else None
+    # GTK 2 reaches at-spi only through a module (Debian: libatk-adaptor); GTK 3 has it built in.
+    gtk2_bridge = glob.glob("/usr/lib/*/gtk-2.0/modules/libatk-bridge.so") + glob.glob(
+        "/usr/lib/gtk-2.0/modules/libatk-bridge.so")
+    if args.gimp_version == "2" and not gtk2_bridge:
+        python = None
+
+    script = batch_script(args.gimp_version, work)
+    with open(os.path.join(work, "batch.scm"), "w") as f:
+        f.write(script)
+    log = open(os.path.join(work, "gimp.log"), "w")
+    command = [gimp, "-n", "-d", "-f", "-s", "--console-messages",
+               "--batch-interpreter", "plug-in-script-fu-eval", "-b", script]
+    print("# " + " ".join(command[:-1]) + " <batch.scm>", flush=True)
+    gimp_proc = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                 cwd=work, start_new_session=True)
+    screenshot = os.path.join(args.outdir, "dialog-gimp%s.png" % args.gimp_version)
+
+    try:
+        # 1. The dialog window, by its title.
+        window = None
+        deadline = time.time() + args.timeout
+        why = "timed out"
+        while time.time() < deadline and gimp_proc.poll() is None:
+            rc, ids = xdotool(env, "search", "--name", "^%s$" % TITLE)
+            if rc == 0 and ids:
+                window = ids[-1]
+                break
+            log.flush()
+            with open(log.name, errors="replace") as f:
+                if "batch command experienced an execution error" in f.read():
+                    why = "the Script-Fu batch failed"
+                    break
+            time.sleep(1.0)
+        if gimp_proc.poll() is not None:
+            why = "GIMP exited"
+        if not checks.ok(window is not None, "the dialog window titled '%s' appeared" % TITLE,
+                         "" if window else why):
+            return 1
+        time.sleep(2.0)  # let it draw
+        xdotool(env, "windowfocus", "--sync", window)
+        time.sleep(0.5)
+
+        # 2. The screenshot.
+        subprocess.run(["import", "-window", window, screenshot], env=env, timeout=60)
+        subprocess.run(["import", "-window", "root", os.path.join(work, "screen.png")], env=env,
+                       timeout=60)
+        checks.ok(os.path.exists(screenshot), "screenshot saved", screenshot)
+
+        # 3. The curves, in the channels' colours.
+        width, height, pixels = read_ppm(screenshot, env)
+        counts = {name: curve_columns(width, pixels, colour) for name, colour in CURVES.items()}
+        checks.note("window %dx%d, columns holding each curve's colour: %s"
+                    % (width, height, counts))
+        checks.ok(all(n >= MIN_CURVE_COLUMNS for n in counts.values()),
+                  "the histogram is drawn in red, green and blue", str(counts))
+
+        # 4. The widgets, by their accessible names.
+        if python is None:
+            checks.note("SKIP accessible names: no at-spi bus, pyatspi or GTK's atk-bridge "
+                        "here; the pixel check above stands for the histogram")
+        else:
+            probe = subprocess.run([python, "-c", A11Y_PROBE, "20"], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+            lines = probe.stdout.decode().splitlines()
+            checks.note("accessibility: " + " / ".join(lines))
+            checks.ok("histogram" in lines, "an accessible widget named 'histogram'")
+            rows = [int(l.split()[1]) for l in lines if l.startswith("timing-rows ")]
+            first = [l for l in lines if l.startswith("timing-first-column ")]
+            checks.ok(bool(rows) and rows[0] >= 7 and bool(first)
+                      and "Global atomics" in first[0] and "Total" in first[0],
+                      "an accessible 'timing table' with its rows, global atomics to total",
+                      first[0] if first else "not found")
+
+        # 5. Close, from the keyboard.
+        xdotool(env, "windowfocus", "--sync", window)
+        xdotool(env, "key", "--clearmodifiers", "alt+c")
+        closed = False
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            rc, ids = xdotool(env, "search", "--name", "^%s$" % TITLE)
+            if not ids:
+                closed = True
+                break
+            if time.time() > deadline - 20:
+                xdotool(env, "windowfocus", "--sync", window)
+                xdotool(env, "key", "Escape")
+            time.sleep(1.0)
+        checks.ok(closed, "Close (Alt+C) closed the dialog")
+
+        # 6. GIMP carries on; the image is unchanged.
+        done = os.path.join(work, "done")
+        deadline = time.time() + 60
+        while time.time() < deadline and not os.path.exists(done) and gimp_proc.poll() is None:
+            time.sleep(0.5)
+        checks.ok(os.path.exists(done), "the batch went on after the plug-in returned")
+        checks.ok(gimp_proc.poll() is None, "GIMP is still running")
+        dirty = open(os.path.join(work, "dirty")).read().strip() if os.path.exists(
+            os.path.join(work, "dirty")) else "?"
+        checks.ok(dirty == "0", "the image is not dirty", "dirty=" + dirty)
+        before, after = os.path.join(work, "before.png"), os.path.join(work, "after.png")
+        same = False
+        if os.path.exists(before) and os.path.exists(after):
+            result = subprocess.run(["compare", "-metric", "AE", before, after, "null:"],
+                                    env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    timeout=60)
+            same = result.stderr.decode().strip().split(" ")[0] == "0"
+        checks.ok(same, "the image's pixels are unchanged")
+    finally:
+        print("1..%d" % checks.n, flush=True)
+        stop(gimp_proc, 15)
+        log.close()
+        for proc in helpers:
+            stop(proc)
+        stop(xvfb)
+        if checks.failed:
+            print("# GIMP's log, %s:" % os.path.join(work, "gimp.log"))
+            with open(os.path.join(work, "gimp.log"), errors="replace") as f:
+                for line in f.read().splitlines()[-40:]:
+                    print("#   " + line)
+        elif not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

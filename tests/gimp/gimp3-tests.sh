@@ -1,0 +1,36 @@
+#!/bin/bash
+# GIMP 3.0 tests, from the Debian 12 build: inside the Debian 13 root (tools/debian13-root),
+# configure and build the plug-in for GIMP 3 in BUILD, then run gimp-tests.py there.
+#
+#   gimp3-tests.sh SRCDIR WORKDIR CUDA(enabled|disabled) SUITE [CACHE]
+#
+# Exit 77 (skipped) when the root cannot be made (no root tool, not root, no network).
+set -u
+src=$1 work=$2 cuda=$3 suite=$4 cache=${5:-$2/cache}
+tool=$src/tools/debian13-root
+if [[ ! -x $tool ]]; then
+    echo "tools/debian13-root is missing: GIMP 3 tests skipped"; exit 77
+fi
+if ! "$tool" status >/dev/null 2>&1; then
+    echo "making the Debian 13 root (minutes the first time)"
+    if ! "$tool" ensure; then
+        echo "the Debian 13 root cannot be made: GIMP 3 tests skipped"; exit 77
+    fi
+fi
+mkdir -p "$work"
+build=$work/build
+export GPUHIST_ROOT_BIND="$work ${cache}"
+mkdir -p "$cache"
+exec "$tool" run --cwd "$src" -- bash -c '
+set -e
+src=$1 build=$2 cuda=$3 suite=$4 work=$5 cache=$6
+export PATH=/usr/local/cuda/bin:$PATH
+if [[ ! -f $build/build.ninja ]]; then
+    meson setup "$build" "$src" -Dgimp=3 -Dcuda="$cuda" -Dgimp-tests=disabled >"$work/setup.log" 2>&1 ||
+        { cat "$work/setup.log"; exit 1; }
+fi
+meson compile -C "$build" plugin/gpu-histogram >"$work/compile.log" 2>&1 ||
+    { tail -50 "$work/compile.log"; exit 1; }
+exec python3 "$src/tests/gimp/gimp-tests.py" --gimp 3 --plugin "$build/plugin/gpu-histogram" \
+    --workdir "$work" --suite "$suite" --cache "$cache"
+' gimp3-tests "$src" "$build" "$cuda" "$suite" "$work" "$cache"
