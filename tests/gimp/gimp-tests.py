@@ -24,7 +24,7 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
+import time
 import zlib
 
 SKIP = 77
@@ -847,14 +847,25 @@ def run_python(args, chk):
     env = dict(os.environ, GIMP3_DIRECTORY=profile, LC_ALL="C.UTF-8")
     env.pop("DISPLAY", None)
     log = os.path.join(work, "gimp.log")
+    # python-fu-eval does not quit by itself: stop GIMP once the results are written
+    ret_path = os.path.join(work, "pyfu.ret.json")
     with open(log, "w") as f:
-        try:
-            subprocess.run(["gimp-console-3.0", "-i", "-d", "-f",
-                            "--batch-interpreter=python-fu-eval",
-                            "-b", "exec(open(%r).read())" % script, "-b", "Gimp.quit()"],
-                           stdout=f, stderr=subprocess.STDOUT, env=env, timeout=240)
-        except subprocess.TimeoutExpired:
-            f.write("\n*** timed out\n")
+        proc = subprocess.Popen(["gimp-console-3.0", "-i", "-d", "-f",
+                                 "--batch-interpreter=python-fu-eval",
+                                 "-b", "exec(open(%r).read())" % script],
+                                stdout=f, stderr=subprocess.STDOUT, env=env)
+        for _ in range(2400):
+            if proc.poll() is not None or os.path.exists(ret_path):
+                break
+            time.sleep(0.1)
+        time.sleep(1)
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     if not chk.check(os.path.exists(os.path.join(work, "pyfu.ret.json")),
                      "Python-Fu ran the procedure (see %s)" % log):
         return
