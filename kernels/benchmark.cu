@@ -56,6 +56,16 @@ struct input
   int bytes_per_sample = 1;
 };
 
+/* One kernel of a table: its name, whether it counts (and so is verified), how to launch it
+ * over an input into a table, and its time. */
+struct kernel_row
+{
+  std::string name;
+  bool counts;
+  std::function<void (const uint8_t *, unsigned int *)> launch;
+  timing t = {};
+};
+
 #define BENCH_CHECK(call, what)                                                                    \
   do                                                                                               \
     {                                                                                              \
@@ -89,6 +99,10 @@ private:
   gh_status time (const std::function<void (const uint8_t *)> &launch, int repetitions,
                   timing *result);
   gh_status measure_uploads ();
+  gh_status verify_then_time (const input &in, std::vector<kernel_row> &rows, bool slow_global);
+  /* Adds CUB's row, given how to call it; sizes its temporary storage first. */
+  using cub_fn = std::function<cudaError_t (void *, size_t &, const uint8_t *, unsigned int *)>;
+  gh_status add_cub_row (std::vector<kernel_row> &rows, const cub_fn &call);
 
   FILE *out_;
   gh_bench_options options_;
@@ -252,6 +266,52 @@ bench::time (const std::function<void (const uint8_t *)> &launch, int repetition
 }
 
 gh_status
+bench::add_cub_row (std::vector<kernel_row> &rows, const cub_fn &call)
+{
+  size_t need = 0;
+  BENCH_CHECK (call (nullptr, need, copies_[0], bins_), "sizing CUB's temporary storage");
+  if (need > cub_temp_bytes_)
+    {
+      cudaFree (cub_temp_);
+      BENCH_CHECK (cudaMalloc (&cub_temp_, need), "allocating CUB's temporary storage");
+      cub_temp_bytes_ = need;
+    }
+  void *temp = cub_temp_;
+  size_t temp_bytes = cub_temp_bytes_;
+  rows.push_back (
+      { "CUB DeviceHistogram::MultiHistogramEven", true, [=] (const uint8_t *p, unsigned int *b) {
+         size_t bytes = temp_bytes;
+         call (temp, bytes, p, b);
+       } });
+  return GH_OK;
+}
+
+/* Every counting row is checked against the reference before any row is timed. */
+gh_status
+bench::verify_then_time (const input &in, std::vector<kernel_row> &rows, bool slow_global)
+{
+  for (kernel_row &row : rows)
+    if (row.counts)
+      {
+        gh_status status = verify (in, row.name.c_str (), row.launch);
+        if (status != GH_OK)
+          return status;
+      }
+  for (kernel_row &row : rows)
+    {
+      const bool slow = slow_global && row.name == "global atomics";
+      auto launch = row.launch;
+      unsigned int *b = bins_;
+      gh_status status
+          = time ([&] (const uint8_t *p) { launch (p, b); },
+                  slow ? std::min (options_.repetitions, 5) : options_.repetitions, &row.t);
+      if (status != GH_OK)
+        return status;
+    }
+  return GH_OK;
+}
+
+gh_status
 bench::run_input (input &in)
 {
   const int c = in.channels;
@@ -261,13 +321,6 @@ bench::run_input (input &in)
   const int threads = in.seed ? kSeedThreads : 256;
   cudaStream_t s = stream_;
 
-  struct kernel_row
-  {
-    std::string name;
-    bool counts;
-    std::function<void (const uint8_t *, unsigned int *)> launch;
-    timing t = {};
-  };
   std::vector<kernel_row> rows;
   unsigned int *sink = sink_;
   rows.push_back (
@@ -323,43 +376,15 @@ bench::run_input (input &in)
   };
   if (c == 1 || c == 3 || c == 4)
     {
-      size_t need = 0;
-      BENCH_CHECK (cub_call (nullptr, need, copies_[0], bins_), "sizing CUB's temporary storage");
-      if (need > cub_temp_bytes_)
-        {
-          cudaFree (cub_temp_);
-          BENCH_CHECK (cudaMalloc (&cub_temp_, need), "allocating CUB's temporary storage");
-          cub_temp_bytes_ = need;
-        }
-      void *temp = cub_temp_;
-      size_t temp_bytes = cub_temp_bytes_;
-      rows.push_back ({ "CUB DeviceHistogram::MultiHistogramEven", true,
-                        [=] (const uint8_t *p, unsigned int *b) {
-                          size_t bytes = temp_bytes;
-                          cub_call (temp, bytes, p, b);
-                        } });
-    }
-
-  /* Verify everything first, then time. */
-  for (kernel_row &row : rows)
-    if (row.counts)
-      {
-        gh_status status = verify (in, row.name.c_str (), row.launch);
-        if (status != GH_OK)
-          return status;
-      }
-  for (kernel_row &row : rows)
-    {
-      /* Global atomics on one byte value is slow by design: fewer repetitions keep it short. */
-      const bool slow = row.name == "global atomics" && n > (size_t) 1 << 28;
-      auto launch = row.launch;
-      unsigned int *b = bins_;
-      gh_status status
-          = time ([&] (const uint8_t *p) { launch (p, b); },
-                  slow ? std::min (options_.repetitions, 5) : options_.repetitions, &row.t);
+      gh_status status = add_cub_row (rows, cub_call);
       if (status != GH_OK)
         return status;
     }
+
+  /* Global atomics on one byte value is slow by design: fewer repetitions keep it short. */
+  gh_status status = verify_then_time (in, rows, n > (size_t) 1 << 28);
+  if (status != GH_OK)
+    return status;
 
   /* The input's own figures: the busiest bin's share and the bins used, worst channel. */
   double busiest = 0;
@@ -459,13 +484,6 @@ bench::run_wide_input (input &in)
   cudaStream_t s = stream_;
   table_bytes_ = static_cast<size_t> (c) * bins * sizeof (unsigned int);
 
-  struct kernel_row
-  {
-    std::string name;
-    bool counts;
-    std::function<void (const uint8_t *, unsigned int *)> launch;
-    timing t = {};
-  };
   std::vector<kernel_row> rows;
   unsigned int *sink = sink_;
   const size_t bytes = in.bytes;
@@ -518,37 +536,12 @@ bench::run_wide_input (input &in)
             ::cuda::std::array<int, 4>{ 0, 0, 0, 0 },
             ::cuda::std::array<int, 4>{ 65536, 65536, 65536, 65536 }, pixels, s);
       };
-      size_t need = 0;
-      BENCH_CHECK (cub_call (nullptr, need, copies_[0], bins_), "sizing CUB's temporary storage");
-      if (need > cub_temp_bytes_)
-        {
-          cudaFree (cub_temp_);
-          BENCH_CHECK (cudaMalloc (&cub_temp_, need), "allocating CUB's temporary storage");
-          cub_temp_bytes_ = need;
-        }
-      void *temp = cub_temp_;
-      size_t temp_bytes = cub_temp_bytes_;
-      rows.push_back ({ "CUB DeviceHistogram::MultiHistogramEven", true,
-                        [=] (const uint8_t *p, unsigned int *b) {
-                          size_t t = temp_bytes;
-                          cub_call (temp, t, p, b);
-                        } });
+      gh_status status = add_cub_row (rows, cub_call);
+      if (status != GH_OK)
+        return status;
     }
 
-  gh_status status = GH_OK;
-  for (kernel_row &row : rows)
-    if (status == GH_OK && row.counts)
-      status = verify (in, row.name.c_str (), row.launch);
-  for (kernel_row &row : rows)
-    {
-      if (status != GH_OK)
-        break;
-      auto launch = row.launch;
-      unsigned int *b = bins_;
-      const bool slow = row.name == "global atomics";
-      status = time ([&] (const uint8_t *p) { launch (p, b); },
-                     slow ? std::min (options_.repetitions, 5) : options_.repetitions, &row.t);
-    }
+  gh_status status = verify_then_time (in, rows, true);
   for (unsigned int *scratch : scratches)
     cudaFree (scratch);
   table_bytes_ = GH_MAX_CHANNELS * GH_BINS * sizeof (unsigned int);

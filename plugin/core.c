@@ -6,6 +6,12 @@
  * (see source.c), gegl_buffer_get writes into the strip buffer itself; for high bit depths it
  * writes into a reusable scratch of a few MiB, and the samples are narrowed to 8 bits from there
  * into the strip buffer (gpuhist_convert_samples documents how).
+ *
+ * With more than 256 bins (settings->bins) and a layer of more than 8 bits, the engine counts
+ * 16-bit samples: a u16 fetch (the layer's stored values when its curve is the one asked for)
+ * goes straight into the strip buffer; u32, half, float and double layers are read as float and
+ * narrowed to 16 bits (gpuhist_convert_samples16).  8-bit and indexed layers have 256 levels and
+ * count into 256 bins whatever was asked; the bins=256 path is the 8-bit one for every layer.
  */
 #include <errno.h>
 #include <math.h>
@@ -121,6 +127,63 @@ gpuhist_convert_samples (const char *type, const void *src, size_t n, uint8_t *d
   return TRUE;
 }
 
+static inline uint16_t
+sample16_of_double (double v)
+{
+  if (!(v > 0.0)) /* negative, -inf and NaN */
+    return 0;
+  if (v >= 1.0) /* +inf too */
+    return 65535;
+  return (uint16_t) (v * 65535.0 + 0.5); /* < 65535.5: at most 65535 */
+}
+
+gboolean
+gpuhist_convert_samples16 (const char *type, const void *src, size_t n, uint16_t *dst)
+{
+  size_t i;
+
+  if (strcmp (type, "u16") == 0)
+    {
+      memcpy (dst, src, n * sizeof *dst);
+    }
+  else if (strcmp (type, "u32") == 0)
+    {
+      const uint32_t *s = src;
+      /* floor (v * 65535 / (2^32 - 1) + 0.5) = floor ((v + 32768.5) / 65537) */
+      for (i = 0; i < n; i++)
+        dst[i] = (uint16_t) ((2u * (uint64_t) s[i] + 65537u) / 131074u);
+    }
+  else if (strcmp (type, "half") == 0)
+    {
+      const uint16_t *s = src;
+      for (i = 0; i < n; i++)
+        dst[i] = sample16_of_double (half_to_double (s[i]));
+    }
+  else if (strcmp (type, "float") == 0)
+    {
+      const float *s = src;
+      for (i = 0; i < n; i++)
+        dst[i] = sample16_of_double (s[i]);
+    }
+  else if (strcmp (type, "double") == 0)
+    {
+      const double *s = src;
+      for (i = 0; i < n; i++)
+        dst[i] = sample16_of_double (s[i]);
+    }
+  else
+    {
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+gpuhist_bins_valid (int bins)
+{
+  return bins == 256 || bins == 1024 || bins == 4096 || bins == 16384 || bins == 65536;
+}
+
 /* --- errors ------------------------------------------------------------------------------------
  */
 
@@ -184,6 +247,8 @@ typedef struct
   int shift_y;
   int strip_rows;  /* preferred rows per strip */
   gboolean direct; /* gegl_buffer_get straight into the strip buffer */
+  const Babl *fetch_format;
+  int bytes_per_sample; /* of the engine's samples: 1, or 2 for more than 256 bins */
   const char *type;
   int fetch_bpp;
   guint8 *scratch;
@@ -204,19 +269,20 @@ progress (const GpuhistMonitor *monitor, double fraction)
     monitor->progress (fraction, monitor->user_data);
 }
 
-/* Reads `rows` rows from buffer row y into strip (packed 8-bit rows). */
+/* Reads `rows` rows from buffer row y into strip (packed rows of 8-bit or 16-bit samples). */
 static gboolean
 fetch_rows (Stream *stream, int y, int rows, uint8_t *strip, GError **error)
 {
   const GpuhistSource *source = stream->source;
   int width = source->area.width;
-  size_t row_bytes = (size_t) width * source->channels;
+  size_t row_samples = (size_t) width * source->channels;
+  size_t row_bytes = row_samples * stream->bytes_per_sample;
   gint64 start = g_get_monotonic_time ();
 
   if (stream->direct)
     {
       GeglRectangle rect = { source->area.x, y, width, rows };
-      gegl_buffer_get (source->buffer, &rect, 1.0, source->fetch_format, strip, (gint) row_bytes,
+      gegl_buffer_get (source->buffer, &rect, 1.0, stream->fetch_format, strip, (gint) row_bytes,
                        GEGL_ABYSS_NONE);
     }
   else
@@ -227,12 +293,18 @@ fetch_rows (Stream *stream, int y, int rows, uint8_t *strip, GError **error)
           int n = band_rows (y + done, MIN (stream->scratch_rows, rows - done), stream->tile_height,
                              stream->shift_y);
           GeglRectangle rect = { source->area.x, y + done, width, n };
-          size_t samples = (size_t) n * row_bytes;
+          size_t samples = (size_t) n * row_samples;
+          uint8_t *dst = strip + (size_t) done * row_bytes;
+          gboolean converted;
 
-          gegl_buffer_get (source->buffer, &rect, 1.0, source->fetch_format, stream->scratch,
+          gegl_buffer_get (source->buffer, &rect, 1.0, stream->fetch_format, stream->scratch,
                            (gint) ((size_t) width * stream->fetch_bpp), GEGL_ABYSS_NONE);
-          if (!gpuhist_convert_samples (stream->type, stream->scratch, samples,
-                                        strip + (size_t) done * row_bytes))
+          if (stream->bytes_per_sample == 2)
+            converted = gpuhist_convert_samples16 (stream->type, stream->scratch, samples,
+                                                   (uint16_t *) dst);
+          else
+            converted = gpuhist_convert_samples (stream->type, stream->scratch, samples, dst);
+          if (!converted)
             {
               g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
                            _ ("Pixels of type \"%s\" cannot be counted."), stream->type);
@@ -258,7 +330,10 @@ measure_once (gh_engine *engine, Stream *stream, gh_result *result, gh_error *gh
   int end = area->y + area->height;
 
   stream->fetch_us = 0;
-  run = gh_run_begin (engine, area->width, area->height, source->channels, gherr);
+  if (stream->bytes_per_sample == 2)
+    run = gh_run_begin_samples (engine, area->width, area->height, source->channels, 2, gherr);
+  else
+    run = gh_run_begin (engine, area->width, area->height, source->channels, gherr);
   if (run == NULL)
     return gherr->status != GH_OK ? gherr->status : GH_ERROR_OUT_OF_MEMORY;
 
@@ -323,6 +398,7 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
   gint64 start;
   gboolean ok = FALSE;
   int repetitions;
+  int bins = settings && settings->bins > 0 ? settings->bins : GH_BINS;
 
   g_return_val_if_fail (engine != NULL && source != NULL && report != NULL, FALSE);
 
@@ -335,17 +411,44 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
       return FALSE;
     }
 
+  if (!gpuhist_bins_valid (bins))
+    {
+      g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
+                   _ ("bins must be 256, 1024, 4096, 16384 or 65536, not %d."), bins);
+      return FALSE;
+    }
+
   memset (&stream, 0, sizeof stream);
   stream.source = source;
   stream.monitor = monitor;
   stream.tile_height = MAX (1, buffer_int_property (source->buffer, "tile-height", 64));
   stream.shift_y = buffer_int_property (source->buffer, "shift-y", 0);
-  stream.type = babl_get_name (babl_format_get_type (source->fetch_format, 0));
-  stream.fetch_bpp = babl_format_get_bytes_per_pixel (source->fetch_format);
-  stream.direct = babl_format_get_n_components (source->fetch_format) == source->channels
-                  && strcmp (stream.type, "u8") == 0 && stream.fetch_bpp == source->channels;
+  /* More than 256 bins of a layer of more than 8 bits: 16-bit samples.  Everything else
+   * (256 bins, or an 8-bit or indexed layer) takes the 8-bit path. */
+  if (bins > GH_BINS && source->fetch_format16 != NULL)
+    {
+      gh_error gherr = { GH_OK, "" };
 
-  row_bytes = (size_t) source->area.width * source->channels;
+      if (gh_engine_set_bins (engine, bins, GH_STRATEGY_AUTO, &gherr) != GH_OK)
+        {
+          set_engine_error (error, &gherr);
+          return FALSE;
+        }
+      stream.fetch_format = source->fetch_format16;
+      stream.bytes_per_sample = 2;
+    }
+  else
+    {
+      stream.fetch_format = source->fetch_format;
+      stream.bytes_per_sample = 1;
+    }
+  stream.type = babl_get_name (babl_format_get_type (stream.fetch_format, 0));
+  stream.fetch_bpp = babl_format_get_bytes_per_pixel (stream.fetch_format);
+  stream.direct = babl_format_get_n_components (stream.fetch_format) == source->channels
+                  && strcmp (stream.type, stream.bytes_per_sample == 2 ? "u16" : "u8") == 0
+                  && stream.fetch_bpp == source->channels * stream.bytes_per_sample;
+
+  row_bytes = (size_t) source->area.width * source->channels * stream.bytes_per_sample;
   stream.strip_rows = (int) MAX ((size_t) 1, STRIP_TARGET_BYTES / row_bytes);
   if (stream.strip_rows > stream.tile_height)
     stream.strip_rows -= stream.strip_rows % stream.tile_height;
@@ -354,7 +457,7 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
     {
       size_t fetch_row = (size_t) source->area.width * stream.fetch_bpp;
 
-      if (babl_format_get_n_components (source->fetch_format) != source->channels
+      if (babl_format_get_n_components (stream.fetch_format) != source->channels
           || stream.fetch_bpp <= 0)
         {
           g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
@@ -422,7 +525,8 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
   report->drawable_name = g_strdup (source->drawable_name ? source->drawable_name : "");
   report->area = source->area;
   report->linear = settings ? settings->linear : FALSE;
-  report->fetch_format = g_strdup (babl_get_name (source->fetch_format));
+  report->fetch_format = g_strdup (babl_get_name (stream.fetch_format));
+  report->requested_bins = bins;
   progress (monitor, 1.0);
   return TRUE;
 }
@@ -490,7 +594,7 @@ gdouble *
 gpuhist_report_counts (const GpuhistReport *report, gint *n_counts)
 {
   const gh_result *r = &report->layer;
-  gint n = r->counts ? r->channels * GH_BINS : 0;
+  gint n = r->counts ? r->channels * r->bins : 0;
   gdouble *counts = g_new0 (gdouble, MAX (n, 1));
 
   for (gint i = 0; i < n; i++)
@@ -607,6 +711,8 @@ report_json (const GpuhistReport *report)
                           ",\n  \"area\": {\"x\": %d, \"y\": %d, \"width\": %d, \"height\": %d}",
                           report->area.x, report->area.y, report->area.width, report->area.height);
   g_string_append_printf (out, ",\n  \"linear\": %s", json_bool (report->linear));
+  if (report->requested_bins > 0)
+    g_string_append_printf (out, ",\n  \"requested_bins\": %d", report->requested_bins);
   g_string_append (out, ",\n  \"fetch_format\": ");
   json_string (out, report->fetch_format);
   g_string_append_printf (out, ",\n  \"fetch_ms\": %s",

@@ -20,10 +20,14 @@ G_BEGIN_DECLS
  * format to read it in.  The glue fills it; the core never asks GIMP anything. */
 typedef struct
 {
-  GeglBuffer *buffer;       /* a reference the core does not own */
-  GeglRectangle area;       /* within the buffer's extent, never empty */
-  const Babl *fetch_format; /* what gegl_buffer_get produces: the fastest GIMP can give */
-  int channels;             /* 1 to 4 */
+  GeglBuffer *buffer;         /* a reference the core does not own */
+  GeglRectangle area;         /* within the buffer's extent, never empty */
+  const Babl *fetch_format;   /* what gegl_buffer_get produces: the fastest GIMP can give */
+  const Babl *fetch_format16; /* for more than 256 bins: the same model in "u16" (stored
+                                 values when the buffer is u16 in that curve) or "float"
+                                 (narrowed to 16 bits by the core); NULL for 8-bit and indexed
+                                 buffers, which have 256 levels and count into 256 bins */
+  int channels;               /* 1 to 4 */
   const char *channel_names[GH_MAX_CHANNELS]; /* "red", "green", "blue", "alpha", "gray" */
   gchar *drawable_name;                       /* for the dialog and JSON; owned */
 } GpuhistSource;
@@ -33,7 +37,12 @@ typedef struct
   int repetitions;    /* timed runs per method; 0: the histogram once with FASTEST */
   gboolean linear;    /* bin in linear light instead of the perceptual curve */
   gchar *output_file; /* CSV or JSON by extension; NULL or "" for none */
+  int bins;           /* per channel: 256 (0 means 256), 1024, 4096, 16384 or 65536; 8-bit and
+                         indexed layers always count into 256 */
 } GpuhistSettings;
+
+/* TRUE for the bin counts the procedure accepts: 256, 1024, 4096, 16384, 65536. */
+gboolean gpuhist_bins_valid (int bins);
 
 /* Results of one measurement of a layer, and optionally of synthetic flat and noise images of
  * the same size for the contention comparison. */
@@ -53,6 +62,8 @@ typedef struct
   gchar *fetch_format; /* babl name of the format read from GIMP; owned */
   gchar *note;         /* a remark for the user (e.g. which of several selected drawables
                           was used), set by the glue; owned; NULL for none */
+  int requested_bins;  /* what the settings asked for; layer.bins says what was counted (256
+                          for 8-bit and indexed layers whatever was asked) */
 } GpuhistReport;
 
 /* Progress and cancellation for long runs; either may be NULL.  progress gets 0..1; cancelled
@@ -113,7 +124,7 @@ gboolean gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const G
                               GpuhistDrawableKind kind, gboolean linear, const gchar *name,
                               GError **error);
 
-/* The values returned to the PDB: counts as doubles (n_channels * 256, channel by channel, exact
+/* The values returned to the PDB: counts as doubles (n_channels * bins, channel by channel, exact
  * up to 2^53), and timings in ms: global atomics, privatized, fastest, read-only, upload, fetch
  * from GIMP; -1 where not run.  Return newly allocated arrays (g_free). */
 #define GPUHIST_N_RETURN_TIMINGS 6
@@ -127,6 +138,14 @@ gdouble *gpuhist_report_timings (const GpuhistReport *report, gint *n_timings);
  * `type` is a babl type name: "u8", "u16", "u32", "half", "float" or "double". */
 gboolean gpuhist_convert_samples (const char *type, const void *src, size_t n_samples,
                                   uint8_t *dst);
+
+/* Widening or narrowing to 16-bit samples for more than 256 bins (exposed for the tests):
+ *   u16: copied; u32: the nearest level, floor (v * 65535 / (2^32 - 1) + 0.5);
+ *   half, float and double: floor (v * 65535 + 0.5) for 0 <= v <= 1 (computed in double);
+ *   v < 0, -inf and NaN go to 0, v > 1 and +inf to 65535.
+ * The engine then bins a sample v into v * bins / 65536. */
+gboolean gpuhist_convert_samples16 (const char *type, const void *src, size_t n_samples,
+                                    uint16_t *dst);
 
 /* The 2.10 and 3.0 glue share the whole non-interactive run: creates the engine, measures, and
  * writes settings->output_file when set.  On success the report is filled (clear it). */

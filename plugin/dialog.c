@@ -44,6 +44,9 @@ enum
 #define COMPARE_COLUMNS 7
 #define STATS_COLUMNS 9
 
+/* The Bins combo's entries, in order. */
+static const int bin_choices[] = { 256, 1024, 4096, 16384, 65536 };
+
 typedef struct
 {
   GpuhistDialogParams params;
@@ -64,6 +67,8 @@ typedef struct
   GtkListStore *compare_store;
   GtkWidget *compare_button;
   GtkWidget *repetitions;
+  GtkWidget *bins_combo;
+  GtkWidget *strategy;
   GtkWidget *rerun_button;
   GtkWidget *export_button;
   GtkWidget *copy_button;
@@ -182,7 +187,7 @@ contention_of (const gh_result *result, double *busiest_share, int *bins_used)
     {
       gh_channel_stats stats;
 
-      gh_stats_compute (result->counts + (size_t) c * GH_BINS, GH_BINS, &stats);
+      gh_stats_compute (result->counts + (size_t) c * result->bins, result->bins, &stats);
       *busiest_share = MAX (*busiest_share, stats.busiest_share);
       *bins_used = MAX (*bins_used, stats.bins_used);
     }
@@ -264,7 +269,9 @@ fill_stats (Dialog *d)
       gh_channel_stats stats;
       gchar *cells[STATS_COLUMNS];
 
-      gh_stats_compute (report->layer.counts + (size_t) c * GH_BINS, GH_BINS, &stats);
+      /* Over all the bins counted: the statistics are in bins, whatever the plot shows. */
+      gh_stats_compute (report->layer.counts + (size_t) c * report->layer.bins, report->layer.bins,
+                        &stats);
       cells[0] = channel_markup (report->channel_names[c]);
       cells[1] = g_strdup_printf ("%.2f", stats.mean);
       cells[2] = g_strdup_printf ("%.2f", stats.stddev);
@@ -364,6 +371,45 @@ timing_cells (const GpuhistReport *report, int row, gchar **cells)
       g_free (cells[5]);
       cells[5] = bold;
     }
+}
+
+/* Under the timing table: which strategy the fastest kernel ran as, and its cost against the
+ * read-only ceiling; and, for an 8-bit layer asked for more bins, that it has 256 levels. */
+static void
+fill_strategy (Dialog *d)
+{
+  const GpuhistReport *report = d->params.report;
+  const gh_result *layer = &report->layer;
+  double fastest = timing_median (layer, GH_TIME_FASTEST);
+  double ceiling = timing_median (layer, GH_TIME_READ_ONLY);
+  GString *text = g_string_new (NULL);
+
+  if (layer->counts != NULL)
+    {
+      /* TRANSLATORS: e.g. "4096 bins a channel; the fastest kernel ran as: shared, 4 ch x 4096
+       * bins, 64 KiB shared" */
+      g_string_printf (text, _ ("%d bins a channel; the fastest kernel ran as: %s"), layer->bins,
+                       layer->layout[0] != '\0' ? layer->layout : _ ("—"));
+      if (fastest > 0.0 && ceiling > 0.0)
+        {
+          gchar *times = g_strdup_printf ("%.2f", fastest / ceiling);
+
+          g_string_append (text, "\n");
+          /* TRANSLATORS: the fastest kernel's time over the read-only pass's, e.g. "1.35" */
+          g_string_append_printf (text, _ ("It took %s× the read-only ceiling's time."), times);
+          g_free (times);
+        }
+      if (report->requested_bins > layer->bins)
+        {
+          g_string_append (text, "\n");
+          g_string_append_printf (text,
+                                  _ ("This layer has 8 bits a channel: its 256 levels were counted "
+                                     "into 256 bins, not the %d asked for."),
+                                  report->requested_bins);
+        }
+    }
+  gtk_label_set_text (GTK_LABEL (d->strategy), text->str);
+  g_string_free (text, TRUE);
 }
 
 static void
@@ -532,7 +578,7 @@ update_all (Dialog *d)
   int c;
 
   gpuhist_histogram_view_set_data (view, report->layer.counts, report->layer.channels,
-                                   report->channel_names);
+                                   report->layer.bins, report->channel_names);
   /* Keep the user's choice of channels across re-runs. */
   for (c = 0; c < GH_MAX_CHANNELS; c++)
     gpuhist_histogram_view_set_channel_visible (
@@ -541,6 +587,7 @@ update_all (Dialog *d)
   fill_headline (d);
   fill_stats (d);
   fill_timing (d);
+  fill_strategy (d);
   fill_compare (d);
 }
 
@@ -589,8 +636,12 @@ set_status (Dialog *d, const char *text)
 static void
 read_settings (Dialog *d)
 {
+  int choice = gtk_combo_box_get_active (GTK_COMBO_BOX (d->bins_combo));
+
   d->params.settings->repetitions
       = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (d->repetitions));
+  if (choice >= 0 && choice < (int) G_N_ELEMENTS (bin_choices))
+    d->params.settings->bins = bin_choices[choice];
 }
 
 static void
@@ -658,6 +709,7 @@ static void
 set_busy (Dialog *d, gboolean busy)
 {
   gtk_widget_set_sensitive (d->repetitions, !busy);
+  gtk_widget_set_sensitive (d->bins_combo, !busy);
   gtk_widget_set_sensitive (d->rerun_button, !busy);
   gtk_widget_set_sensitive (d->compare_button, !busy && d->params.report->layer.channels > 0);
   gtk_widget_set_sensitive (d->export_button, !busy);
@@ -1000,24 +1052,37 @@ static void
 help_func (const gchar *help_id, gpointer help_data)
 {
   GtkWidget *parent = GTK_IS_WIDGET (help_data) ? gtk_widget_get_toplevel (help_data) : NULL;
+  gchar *text;
 
   (void) help_id;
-  message (parent, GTK_MESSAGE_INFO, _ ("GPU Histogram"),
-           _ ("Counts the 256-level histogram of each channel of the layer on the GPU (or on the "
-              "CPU when no GPU can be used) and times how.\n\n"
-              "Global atomics: every sample adds to one shared table, so threads that meet the "
-              "same level wait for each other.  Privatized (the seed's kernel): each block "
-              "counts into its own copy and merges once.  Fastest: this plug-in's own privatized "
-              "kernel.  Read-only: reads the pixels and counts nothing, the ceiling no "
-              "histogram can beat.\n\n"
-              "The headline says how many times faster the fastest kernel is than global "
-              "atomics on this layer.  Compare with flat and noisy counts an image where every "
-              "sample is the same (the worst contention) and one of uniform noise (the least), "
-              "so that you can see where your layer sits.\n\n"
-              "Repetitions sets how many timed runs each kernel gets; the table shows their "
-              "median and range.  Export writes the counts as CSV, or counts, statistics and "
-              "timings as JSON.  Copy table puts the tables on the clipboard for a "
-              "spreadsheet.  The image is never changed."));
+  text = g_strconcat (
+      _ ("Counts the 256-level histogram of each channel of the layer on the GPU (or on the "
+         "CPU when no GPU can be used) and times how.\n\n"
+         "Global atomics: every sample adds to one shared table, so threads that meet the "
+         "same level wait for each other.  Privatized (the seed's kernel): each block "
+         "counts into its own copy and merges once.  Fastest: this plug-in's own privatized "
+         "kernel.  Read-only: reads the pixels and counts nothing, the ceiling no "
+         "histogram can beat.\n\n"
+         "The headline says how many times faster the fastest kernel is than global "
+         "atomics on this layer.  Compare with flat and noisy counts an image where every "
+         "sample is the same (the worst contention) and one of uniform noise (the least), "
+         "so that you can see where your layer sits.\n\n"
+         "Repetitions sets how many timed runs each kernel gets; the table shows their "
+         "median and range.  Export writes the counts as CSV, or counts, statistics and "
+         "timings as JSON.  Copy table puts the tables on the clipboard for a "
+         "spreadsheet.  The image is never changed."),
+      "\n\n",
+      _ ("Bins per channel: 256 by default; 1024 to 65536 count layers of more than 8 bits "
+         "as 16-bit samples (16-bit layers by their own values, half and float layers "
+         "rounded to 16 bits in the curve chosen), 65536 being every 16-bit level.  8-bit "
+         "and indexed layers have 256 levels and always count into 256 bins.  Where there "
+         "are more bins than pixels across, each pixel column of the plot draws the largest "
+         "of its bins; pointing at it gives its bins and the exact number of samples in them, "
+         "and the statistics use every bin.  Under the timing table: the strategy the "
+         "fastest kernel ran as, and its time against the read-only ceiling."),
+      NULL);
+  message (parent, GTK_MESSAGE_INFO, _ ("GPU Histogram"), text);
+  g_free (text);
 }
 
 /* ---- Building the dialog ------------------------------------------------------------------- */
@@ -1144,8 +1209,13 @@ build (Dialog *d)
   /* Right: the timing table, the contention comparison. */
   d->timing_store = store_new (TIMING_COLUMNS);
   tree = table_new (d->timing_store, "timing table", timing_titles (), TIMING_COLUMNS);
-  gtk_box_pack_start (GTK_BOX (right), framed (_ ("_Timing"), tree, table_box (tree)), FALSE, FALSE,
-                      0);
+  box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_box_pack_start (GTK_BOX (box), table_box (tree), FALSE, FALSE, 0);
+  d->strategy = left_label (NULL);
+  gtk_label_set_line_wrap (GTK_LABEL (d->strategy), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (d->strategy), TRUE);
+  gtk_box_pack_start (GTK_BOX (box), d->strategy, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (right), framed (_ ("_Timing"), tree, box), FALSE, FALSE, 0);
 
   compare_box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 6);
   d->compare_store = store_new (COMPARE_COLUMNS);
@@ -1179,6 +1249,27 @@ build (Dialog *d)
                               "once with the fastest kernel, untimed"),
                            NULL);
   gtk_box_pack_start (GTK_BOX (row), d->repetitions, FALSE, FALSE, 0);
+  label = gtk_label_new_with_mnemonic (_ ("Bins per c_hannel:"));
+  gtk_box_pack_start (GTK_BOX (row), label, FALSE, FALSE, 0);
+  d->bins_combo = gtk_combo_box_text_new ();
+  for (c = 0; c < (int) G_N_ELEMENTS (bin_choices); c++)
+    {
+      gchar *text = g_strdup_printf ("%d", bin_choices[c]);
+
+      gtk_combo_box_text_append_text (GTK_COMBO_BOX_TEXT (d->bins_combo), text);
+      g_free (text);
+      if (bin_choices[c] == d->params.settings->bins)
+        gtk_combo_box_set_active (GTK_COMBO_BOX (d->bins_combo), c);
+    }
+  if (gtk_combo_box_get_active (GTK_COMBO_BOX (d->bins_combo)) < 0)
+    gtk_combo_box_set_active (GTK_COMBO_BOX (d->bins_combo), 0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), d->bins_combo);
+  gimp_help_set_help_data (d->bins_combo,
+                           _ ("Bins per channel for Re-run: more than 256 counts layers of more "
+                              "than 8 bits as 16-bit samples (65536: every 16-bit level); 8-bit "
+                              "layers have 256 levels and always count into 256 bins"),
+                           NULL);
+  gtk_box_pack_start (GTK_BOX (row), d->bins_combo, FALSE, FALSE, 0);
   d->rerun_button = gtk_button_new_with_mnemonic (_ ("R_e-run"));
   gtk_box_pack_start (GTK_BOX (row), d->rerun_button, FALSE, FALSE, 0);
   d->copy_button = gtk_button_new_with_mnemonic (_ ("C_opy table"));

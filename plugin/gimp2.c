@@ -24,6 +24,7 @@ typedef struct
   gint32 repetitions;
   gint32 linear;
   gchar output_file[1024];
+  gint32 bins; /* last, so that values saved before it existed still read */
 } SavedValues;
 
 static void query (void);
@@ -36,6 +37,9 @@ const GimpPlugInInfo PLUG_IN_INFO = {
   query, /* query_proc */
   run,   /* run_proc */
 };
+
+/* The longest counts array returned to the PDB: 3 channels of 16384 bins. */
+#define MAX_RETURNED_COUNTS 49152
 
 MAIN ()
 
@@ -90,12 +94,17 @@ query (void)
       "Timed runs per method (0..1000); 0 counts once with the fastest method, untimed" },
     { GIMP_PDB_INT32, "linear",
       "Bin in linear light instead of the perceptual curve { FALSE (0), TRUE (1) }" },
+    { GIMP_PDB_INT32, "bins",
+      "Bins per channel: 256, 1024, 4096, 16384 or 65536 (every 16-bit level); 8-bit and "
+      "indexed layers always count into 256" },
   };
   static const GimpParamDef return_vals[] = {
     { GIMP_PDB_INT32, "n-channels", "Channels counted (1 to 4)" },
-    { GIMP_PDB_INT32, "num-counts", "Length of counts: n-channels * 256" },
+    { GIMP_PDB_INT32, "num-counts",
+      "Length of counts: n-channels * the bins counted (256 for 8-bit and indexed layers); 0 "
+      "past 49152 values (GIMP 2.10's Script-Fu cannot take more): use output-file then" },
     { GIMP_PDB_FLOATARRAY, "counts",
-      "Pixels per level, 256 per channel, channel by channel (exact integers)" },
+      "Pixels per bin, the bins counted per channel, channel by channel (exact integers)" },
     { GIMP_PDB_STRING, "backend", "The GPU, driver and runtime that counted, or the CPU and why" },
     { GIMP_PDB_INT32, "num-timings", "Length of timings: 6" },
     { GIMP_PDB_FLOATARRAY, "timings",
@@ -120,7 +129,13 @@ query (void)
                           "levels by default (for 8-bit images, the stored values); linear light "
                           "on request.  High bit depths are rounded to the nearest of 256 levels; "
                           "values below 0 and NaN count as 0, above 1 as 255.  Indexed images "
-                          "count their colours.  The image is never changed.",
+                          "count their colours.  The image is never changed.  With bins 1024, "
+                          "4096, 16384 or 65536, layers of more than 8 bits are counted as 16-bit "
+                          "samples v (u16 layers by their own values when the curve matches; "
+                          "u32, half and float rounded to v = floor (x * 65535 + 0.5), below 0 "
+                          "and NaN as 0, above 1 as 65535) into bin v * bins / 65536; 8-bit and "
+                          "indexed layers have 256 levels and always count into 256 bins (the "
+                          "result says 256).  Any other bin count is an error.",
                           "gpu-histogram authors", "gpu-histogram authors", "2025",
                           N_ ("GPU Histogram…"), "*", GIMP_PLUGIN, G_N_ELEMENTS (args),
                           G_N_ELEMENTS (return_vals), args, return_vals);
@@ -146,6 +161,7 @@ save_settings (const GpuhistSettings *settings, gpointer user_data)
 
   saved->repetitions = CLAMP (settings->repetitions, 0, 1000);
   saved->linear = settings->linear;
+  saved->bins = gpuhist_bins_valid (settings->bins) ? settings->bins : GH_BINS;
   saved->output_file[0] = '\0';
   gimp_set_data (PLUG_IN_PROC, saved, sizeof *saved);
 }
@@ -175,7 +191,7 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
 {
   GimpRunMode run_mode;
   gint32 drawable_id;
-  SavedValues saved = { 5, FALSE, "" };
+  SavedValues saved = { 5, FALSE, "", GH_BINS };
   GpuhistSettings settings = { 0 };
   GpuhistSource source = { 0 };
   GpuhistReport report = { 0 };
@@ -209,6 +225,8 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
         saved.repetitions = param[4].data.d_int32;
       if (n_params > 5)
         saved.linear = param[5].data.d_int32 != 0;
+      if (n_params > 6)
+        saved.bins = param[6].data.d_int32; /* the core says when it is not a bin count */
       if (saved.repetitions < 0 || saved.repetitions > 1000)
         {
           return_error (n_return_vals, GIMP_PDB_CALLING_ERROR,
@@ -222,6 +240,8 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
       gimp_get_data (PLUG_IN_PROC, &saved);
       saved.output_file[sizeof saved.output_file - 1] = '\0';
       saved.repetitions = CLAMP (saved.repetitions, 0, 1000);
+      if (!gpuhist_bins_valid (saved.bins))
+        saved.bins = GH_BINS;
       if (run_mode == GIMP_RUN_INTERACTIVE)
         saved.output_file[0] = '\0'; /* the dialog exports on request */
       break;
@@ -265,6 +285,7 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   drawable_name = gimp_item_get_name (drawable_id);
   settings.repetitions = saved.repetitions;
   settings.linear = saved.linear;
+  settings.bins = saved.bins;
   settings.output_file = saved.output_file[0] ? saved.output_file : NULL;
 
   if (!gpuhist_source_init (&source, buffer, &area, kind, settings.linear, drawable_name, &error))
@@ -325,6 +346,10 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   g_free (timings_array);
   g_free (backend_line);
   counts_array = gpuhist_report_counts (&report, &n);
+  /* GIMP 2.10's Script-Fu crashes on returned float arrays of more than about 50,000 values
+   * (65536 bins of RGB): such counts go to output-file only, and counts comes back empty. */
+  if (n > MAX_RETURNED_COUNTS)
+    n = 0;
   values[1].type = GIMP_PDB_INT32;
   values[1].data.d_int32 = report.channels;
   values[2].type = GIMP_PDB_INT32;

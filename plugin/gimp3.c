@@ -133,7 +133,12 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
          "methods against a read-only pass.  Perceptual levels by default (for 8-bit images, the "
          "stored values); linear light on request.  High bit depths are rounded to the nearest of "
          "256 levels; values below 0 and NaN count as 0, above 1 as 255.  Indexed images count "
-         "their colours.  The image is never changed."),
+         "their colours.  The image is never changed.  With bins 1024, 4096, 16384 or 65536, "
+         "layers of more than 8 bits are counted as 16-bit samples v (u16 layers by their own "
+         "values when the curve matches; u32, half and float rounded to v = floor (x * 65535 + "
+         "0.5), below 0 and NaN as 0, above 1 as 65535) into bin v * bins / 65536; 8-bit and "
+         "indexed layers have 256 levels and always count into 256 bins (the result says 256).  "
+         "Any other bin count is an error."),
       PLUG_IN_PROC);
   gimp_procedure_set_attribution (procedure, "gpu-histogram authors", "gpu-histogram authors",
                                   "2025");
@@ -149,13 +154,21 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   gimp_procedure_add_boolean_argument (procedure, "linear", _ ("_Linear light"),
                                        _ ("Bin in linear light instead of the perceptual curve"),
                                        FALSE, G_PARAM_READWRITE);
+  gimp_procedure_add_int_argument (procedure, "bins", _ ("_Bins"),
+                                   _ ("Bins per channel: 256, 1024, 4096, 16384 or 65536 (every "
+                                      "16-bit level); 8-bit and indexed layers always count into "
+                                      "256"),
+                                   G_MININT, G_MAXINT, 256, G_PARAM_READWRITE);
+  /* bins takes any int above, so that a wrong count is the plug-in's clear execution error. */
 
   gimp_procedure_add_int_return_value (procedure, "n-channels", "Channels",
                                        "Channels counted (1 to 4)", 0, GH_MAX_CHANNELS, 0,
                                        G_PARAM_READWRITE);
   gimp_procedure_add_double_array_return_value (
       procedure, "counts", "Counts",
-      "Pixels per level, 256 per channel, channel by channel (exact integers)", G_PARAM_READWRITE);
+      "Pixels per bin, the bins counted per channel (256 for 8-bit and indexed layers), channel "
+      "by channel (exact integers)",
+      G_PARAM_READWRITE);
   gimp_procedure_add_string_return_value (
       procedure, "backend", "Backend",
       "The GPU, driver and runtime that counted, or the CPU and why", "", G_PARAM_READWRITE);
@@ -191,7 +204,8 @@ save_settings (const GpuhistSettings *settings, gpointer user_data)
   GimpProcedureConfig *config = user_data;
 
   g_object_set (config, "repetitions", CLAMP (settings->repetitions, 0, 1000), "linear",
-                settings->linear, NULL);
+                settings->linear, "bins",
+                gpuhist_bins_valid (settings->bins) ? settings->bins : GH_BINS, NULL);
 }
 #endif
 
@@ -215,6 +229,7 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
   gsize n_drawables;
   gint repetitions = 5;
   gboolean linear = FALSE;
+  gint bins = GH_BINS;
   gdouble *counts;
   gdouble *timings;
   gint n;
@@ -229,9 +244,11 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
   drawable = drawables[0];
 
   g_object_get (config, "output-file", &output_file, "repetitions", &repetitions, "linear", &linear,
-                NULL);
+                "bins", &bins, NULL);
   if (run_mode == GIMP_RUN_INTERACTIVE)
     g_clear_pointer (&output_file, g_free); /* the dialog exports on request */
+  if (run_mode != GIMP_RUN_NONINTERACTIVE && !gpuhist_bins_valid (bins))
+    bins = GH_BINS; /* a stale saved value: the core says so for a script's wrong count */
 
   if (gimp_item_is_group (GIMP_ITEM (drawable)))
     {
@@ -275,6 +292,7 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
 
   settings.repetitions = CLAMP (repetitions, 0, 1000);
   settings.linear = linear;
+  settings.bins = bins;
   settings.output_file = output_file && output_file[0] ? output_file : NULL;
 
   if (!gpuhist_source_init (&source, buffer, &area, kind, linear, name, &error))

@@ -21,7 +21,8 @@ struct _GpuhistHistogramView
   GtkDrawingArea parent_instance;
 
   int channels;
-  uint64_t *counts; /* channels * GH_BINS */
+  int bins;         /* per channel: 256 to GH_MAX_BINS, a power of two */
+  uint64_t *counts; /* channels * bins */
   char channel_names[GH_MAX_CHANNELS][16];
   gboolean visible[GH_MAX_CHANNELS];
   gboolean logarithmic;
@@ -62,14 +63,40 @@ plot_area (GtkWidget *widget, PlotArea *area)
 }
 
 static int
-bin_at (GtkWidget *widget, double x)
+view_bins (const GpuhistHistogramView *view)
 {
+  return view->bins > 0 ? view->bins : GH_BINS;
+}
+
+/* Bins drawn in one column of the plot: 1 while every bin has at least a pixel of its own, else
+ * the smallest power of two that brings the columns down to the plot's width (bins are powers of
+ * two, so every column covers the same whole number of bins). */
+static int
+bins_per_column (GtkWidget *widget)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
   PlotArea area;
-  int bin;
+  int bins = view_bins (view);
+  int n = 1;
 
   plot_area (widget, &area);
-  bin = (int) floor ((x - area.x) * GH_BINS / area.width);
-  return CLAMP (bin, 0, GH_BINS - 1);
+  while (n < bins && bins / n > MAX ((int) area.width, 1))
+    n *= 2;
+  return n;
+}
+
+static int
+bin_at (GtkWidget *widget, double x)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
+  PlotArea area;
+  int per_column = bins_per_column (widget);
+  int columns = view_bins (view) / per_column;
+  int column;
+
+  plot_area (widget, &area);
+  column = (int) floor ((x - area.x) * columns / area.width);
+  return CLAMP (column, 0, columns - 1) * per_column;
 }
 
 static int
@@ -173,17 +200,21 @@ static gboolean
 draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
 {
   GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
-  static const int ticks[] = { 0, 64, 128, 192, 255 };
+  int bins = view_bins (view);
+  /* 0, 64, 128, 192, 255 at 256 bins */
+  const int ticks[] = { 0, bins / 4, bins / 2, 3 * bins / 4, bins - 1 };
+  int per_column = bins_per_column (widget);
+  int columns = bins / per_column;
   GtkAllocation allocation;
   PlotArea area;
   uint64_t max = 0;
-  double bin_width;
+  double bin_width; /* of a column: one bin, or per_column bins drawn as their largest */
   int rank, c, i, bin;
 
   (void) unused;
   gtk_widget_get_allocation (widget, &allocation);
   plot_area (widget, &area);
-  bin_width = area.width / GH_BINS;
+  bin_width = area.width / columns;
 
   /* The view paints its own light background, so that it reads the same in any theme. */
   cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
@@ -196,8 +227,8 @@ draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
   cairo_set_line_width (cr, 1.0);
   for (i = 0; i < (int) G_N_ELEMENTS (ticks); i++)
     {
-      char label[8];
-      double x = floor (area.x + (ticks[i] + 0.5) * bin_width) + 0.5;
+      char label[16];
+      double x = floor (area.x + (ticks[i] / per_column + 0.5) * bin_width) + 0.5;
 
       cairo_set_source_rgb (cr, 0.85, 0.85, 0.85);
       cairo_move_to (cr, x, area.y);
@@ -213,12 +244,12 @@ draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
    * would flatten them, so alpha only sets the scale when it is drawn alone, and is clipped. */
   for (c = 0; c < view->channels; c++)
     if (view->visible[c] && strcmp (view->channel_names[c], "alpha") != 0)
-      for (i = 0; i < GH_BINS; i++)
-        max = MAX (max, view->counts[(size_t) c * GH_BINS + i]);
+      for (i = 0; i < bins; i++)
+        max = MAX (max, view->counts[(size_t) c * bins + i]);
   for (c = 0; max == 0 && c < view->channels; c++)
     if (view->visible[c])
-      for (i = 0; i < GH_BINS; i++)
-        max = MAX (max, view->counts[(size_t) c * GH_BINS + i]);
+      for (i = 0; i < bins; i++)
+        max = MAX (max, view->counts[(size_t) c * bins + i]);
 
   if (view->channels == 0)
     {
@@ -234,7 +265,7 @@ draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
   for (rank = 0; rank < 5; rank++)
     for (c = 0; c < view->channels; c++)
       {
-        const uint64_t *counts = view->counts + (size_t) c * GH_BINS;
+        const uint64_t *counts = view->counts + (size_t) c * bins;
         double rgb[3];
         double bottom = area.y + area.height;
 
@@ -244,9 +275,15 @@ draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
         gpuhist_channel_color (view->channel_names[c], rgb);
         cairo_new_path (cr);
         cairo_move_to (cr, area.x, bottom);
-        for (i = 0; i < GH_BINS; i++)
+        for (i = 0; i < columns; i++)
           {
-            double y = bottom - scaled (view, counts[i], max) * area.height;
+            uint64_t count = counts[(size_t) i * per_column];
+            double y;
+
+            /* For display only: the largest bin of the column, so that spikes stay visible. */
+            for (int k = 1; k < per_column; k++)
+              count = MAX (count, counts[(size_t) i * per_column + k]);
+            y = bottom - scaled (view, count, max) * area.height;
 
             cairo_line_to (cr, area.x + i * bin_width, y);
             cairo_line_to (cr, area.x + (i + 1) * bin_width, y);
@@ -266,7 +303,7 @@ draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
   bin = shown_bin (view);
   if (bin >= 0 && view->channels > 0)
     {
-      double x = area.x + bin * bin_width;
+      double x = area.x + (bin / per_column) * bin_width;
 
       cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.12);
       cairo_rectangle (cr, x, area.y, MAX (bin_width, 1.0), area.height);
@@ -338,8 +375,10 @@ static gboolean
 key_press (GtkWidget *widget, GdkEventKey *event, gpointer unused)
 {
   GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
-  int bin = view->pinned_bin >= 0 ? view->pinned_bin : 127;
-  int step = (event->state & GDK_SHIFT_MASK) ? 16 : 1;
+  int bins = view_bins (view);
+  int per_column = bins_per_column (widget);
+  int bin = view->pinned_bin >= 0 ? view->pinned_bin : (bins / 2 - 1) / per_column * per_column;
+  int step = ((event->state & GDK_SHIFT_MASK) ? 16 : 1) * per_column;
 
   (void) unused;
   switch (event->keyval)
@@ -351,12 +390,12 @@ key_press (GtkWidget *widget, GdkEventKey *event, gpointer unused)
     case GDK_KEY_Home:
     case GDK_KEY_KP_Home: bin = 0; break;
     case GDK_KEY_End:
-    case GDK_KEY_KP_End: bin = GH_BINS - 1; break;
+    case GDK_KEY_KP_End: bin = bins - 1; break;
     default: return FALSE;
     }
 
   /* The keyboard wins over a pointer left resting on the view. */
-  set_bins (view, -1, CLAMP (bin, 0, GH_BINS - 1));
+  set_bins (view, -1, CLAMP (bin, 0, bins - 1));
   return TRUE;
 }
 
@@ -456,18 +495,29 @@ gpuhist_histogram_view_new (void)
 
 void
 gpuhist_histogram_view_set_data (GpuhistHistogramView *view, const uint64_t *counts, int channels,
-                                 const char *const *channel_names)
+                                 int bins, const char *const *channel_names)
 {
   int c;
 
   g_return_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view));
 
+  if (bins <= 0)
+    bins = GH_BINS;
+  g_return_if_fail (bins <= GH_MAX_BINS && (bins & (bins - 1)) == 0);
+
+  if (bins != view_bins (view))
+    {
+      /* A marked bin of the old count means nothing now. */
+      view->hover_bin = -1;
+      view->pinned_bin = -1;
+    }
+  view->bins = bins;
   g_clear_pointer (&view->counts, g_free);
   view->channels = 0;
   if (counts != NULL && channels > 0)
     {
       view->channels = MIN (channels, GH_MAX_CHANNELS);
-      view->counts = g_memdup2 (counts, (gsize) view->channels * GH_BINS * sizeof *counts);
+      view->counts = g_memdup2 (counts, (gsize) view->channels * bins * sizeof *counts);
     }
 
   for (c = 0; c < GH_MAX_CHANNELS; c++)
@@ -531,22 +581,37 @@ gchar *
 gpuhist_histogram_view_describe_bin (GpuhistHistogramView *view, int bin)
 {
   GString *text;
+  int bins;
+  int per_column;
+  int first;
   int c;
 
   g_return_val_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view), NULL);
 
-  if (bin < 0 || bin >= GH_BINS || view->channels == 0)
+  bins = view_bins (view);
+  if (bin < 0 || bin >= bins || view->channels == 0)
     return NULL;
 
-  /* TRANSLATORS: the start of a line such as "Level 128: Red 1204, Green 17" */
+  per_column = bins_per_column (GTK_WIDGET (view));
+  first = bin / per_column * per_column;
   text = g_string_new (NULL);
-  g_string_printf (text, _ ("Level %d:"), bin);
+  if (per_column == 1)
+    /* TRANSLATORS: the start of a line such as "Level 128: Red 1204, Green 17" */
+    g_string_printf (text, _ ("Level %d:"), bin);
+  else
+    /* TRANSLATORS: the start of a line such as "Bins 4096–4111 of 65536: Red 1204, Green 17":
+     * the bins one pixel column of the plot covers, and the samples in them */
+    g_string_printf (text, _ ("Bins %d–%d of %d:"), first, first + per_column - 1, bins);
   for (c = 0; c < view->channels; c++)
     {
       gchar count[32];
+      uint64_t sum = 0;
 
-      g_snprintf (count, sizeof count, "%" G_GUINT64_FORMAT,
-                  view->counts[(size_t) c * GH_BINS + bin]);
+      /* The exact number of samples in the column's bins: the numbers are never aggregated
+       * the way the plot is. */
+      for (int k = 0; k < per_column; k++)
+        sum += view->counts[(size_t) c * bins + first + k];
+      g_snprintf (count, sizeof count, "%" G_GUINT64_FORMAT, sum);
       /* TRANSLATORS: a channel and its count in one bin, e.g. "Red 1204"; the first one */
       g_string_append_printf (text,
                               c == 0 ? _ (" %s %s")

@@ -1,9 +1,15 @@
-/* gpu-histogram: a widget that draws 256-bin histograms, one curve per channel in the channel's
- * colour, with cairo; the same code in GTK 2 and GTK 3 (see gtk-compat.h).
+/* gpu-histogram: a widget that draws histograms of 256 to 65536 bins, one curve per channel in
+ * the channel's colour, with cairo; the same code in GTK 2 and GTK 3 (see gtk-compat.h).
+ *
+ * When there are more bins than pixel columns, each column draws the LARGEST count of the bins
+ * it covers (the maximum, not the sum, so that a lone busy level stays as tall as it is and the
+ * curve keeps the height it has at 256 bins); this is for the eye only: the counts themselves are
+ * never changed, and the hover text gives the column's bin range and the exact number of samples
+ * in it.
  *
  * Hovering or clicking a bin marks it (the keyboard moves the mark with Left, Right, Home and
- * End once the view has focus); the "bin-changed" signal then says which, and
- * gpuhist_histogram_view_describe_bin gives its level and counts as text.
+ * End once the view has focus, a pixel column at a time); the "bin-changed" signal then says
+ * which, and gpuhist_histogram_view_describe_bin gives its level and counts as text.
  */
 #ifndef GPUHIST_HISTOGRAM_VIEW_H
 #define GPUHIST_HISTOGRAM_VIEW_H
@@ -28,10 +34,11 @@ GType gpuhist_histogram_view_get_type (void) G_GNUC_CONST;
 
 GtkWidget *gpuhist_histogram_view_new (void);
 
-/* Copies channels * GH_BINS counts, channel by channel, and the channel names ("red", "green",
- * "blue", "alpha", "gray").  Every channel starts visible.  counts NULL or channels 0 clears. */
+/* Copies channels * bins counts, channel by channel, and the channel names ("red", "green",
+ * "blue", "alpha", "gray").  bins is 256 to GH_MAX_BINS (0 means 256).  Every channel starts
+ * visible.  counts NULL or channels 0 clears. */
 void gpuhist_histogram_view_set_data (GpuhistHistogramView *view, const uint64_t *counts,
-                                      int channels, const char *const *channel_names);
+                                      int channels, int bins, const char *const *channel_names);
 
 void gpuhist_histogram_view_set_logarithmic (GpuhistHistogramView *view, gboolean logarithmic);
 gboolean gpuhist_histogram_view_get_logarithmic (GpuhistHistogramView *view);
@@ -43,7 +50,9 @@ gboolean gpuhist_histogram_view_get_channel_visible (GpuhistHistogramView *view,
 /* The marked bin (hovered, else clicked), or -1. */
 int gpuhist_histogram_view_get_bin (GpuhistHistogramView *view);
 
-/* "Level 128: red 1204, green 17, blue 0", translated; NULL for no bin.  Free with g_free. */
+/* "Level 128: red 1204, green 17, blue 0", translated; where a pixel column covers several bins,
+ * "Bins 4096–4111 of 65536: ..." with the samples in that range.  NULL for no bin.  Free with
+ * g_free. */
 gchar *gpuhist_histogram_view_describe_bin (GpuhistHistogramView *view, int bin);
 
 /* The colour a channel is drawn in, by its name; grey for names it does not know. */

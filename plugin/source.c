@@ -14,6 +14,12 @@
  *      core narrows 16/32-bit integers, half, float and double to 8 bits itself);
  *   4. else 8 bits when the buffer is 8-bit or indexed (babl's 8-bit paths are fast), else
  *      float, which the core narrows with documented clamping.
+ *
+ * For more than 256 bins there is a second format, fetch_format16, in the same model and space:
+ * the buffer's own format when it is u16 in the curve asked for (the stored values, untouched),
+ * else "u16" from a u16 buffer in the other curve (babl converts), else "float" from u32, half,
+ * float and double buffers (the core narrows it to 16 bits).  8-bit and indexed buffers have
+ * none: they have 256 levels and count into 256 bins whatever was asked.
  */
 #include <string.h>
 
@@ -115,6 +121,16 @@ gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectan
       g_free (encoding);
     }
 
+  /* The wide format, for more than 256 bins. */
+  if (!babl_format_is_palette (buffer_format) && strcmp (buffer_type, "u8") != 0
+      && type_is_narrowable (buffer_type))
+    {
+      encoding
+          = g_strdup_printf ("%s %s", model, strcmp (buffer_type, "u16") == 0 ? "u16" : "float");
+      source->fetch_format16 = babl_format_with_space (encoding, buffer_format);
+      g_free (encoding);
+    }
+
   source->buffer = buffer;
   source->area = clipped;
   source->fetch_format = fetch;
@@ -133,4 +149,5 @@ gpuhist_source_clear (GpuhistSource *source)
   g_clear_pointer (&source->drawable_name, g_free);
   source->buffer = NULL;
   source->fetch_format = NULL;
+  source->fetch_format16 = NULL;
 }

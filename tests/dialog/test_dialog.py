@@ -134,7 +134,7 @@ def batch_script(version, work):
         new_layer = '(gimp-layer-new img 320 200 RGB-IMAGE "Plasma" 100 LAYER-MODE-NORMAL)'
         plasma = '(plug-in-plasma RUN-NONINTERACTIVE img layer 7 2.5)'
         export = '(file-png-save-defaults RUN-NONINTERACTIVE img layer %s %s)'
-        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 5 FALSE)'
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 5 FALSE 256)'
         dirty = '(car (gimp-image-is-dirty img))'
 
     def export_to(name):

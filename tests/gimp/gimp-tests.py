@@ -168,7 +168,7 @@ HELPERS_2 = r"""
   (car (gimp-layer-new img w h type name 100 LAYER-MODE-NORMAL)))
 (define (gh-export-raw img d path) (file-raw-save2 RUN-NONINTERACTIVE img d path path 0 0))
 (define (gh-run img d out reps linear)
-  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear))
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear 256))
 (define (gh-set-pixel d x y bytes) (gimp-drawable-set-pixel d x y (vector-length bytes) bytes))
 (define (gh-noise img d) (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7))
 (define (gh-noise-half img d) (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 50 1 FALSE 11))

@@ -1,0 +1,31 @@
+#!/bin/bash
+# The dialog test in GIMP 3.0, from the Debian 12 build: inside the Debian 13 root
+# (tools/debian13-root), build the plug-in for GIMP 3 in WORKDIR/build and run test_dialog.py
+# there.  The screenshot lands in WORKDIR.
+#
+#   dialog-gimp3.sh SRCDIR WORKDIR CUDA(enabled|disabled)
+#
+# Exit 77 (skipped) when the root cannot be made.
+set -u
+src=$1 work=$2 cuda=$3
+tool=$src/tools/debian13-root
+[[ -x $tool ]] || { echo "tools/debian13-root is missing: skipped"; exit 77; }
+if ! "$tool" status >/dev/null 2>&1 && ! "$tool" ensure; then
+  echo "the Debian 13 root cannot be made: skipped"
+  exit 77
+fi
+mkdir -p "$work"
+export GPUHIST_ROOT_BIND="$work"
+exec "$tool" run --cwd "$src" -- bash -c '
+set -e
+src=$1 build=$2/build cuda=$3 work=$2
+export PATH=/usr/local/cuda/bin:$PATH
+if [[ ! -f $build/build.ninja ]]; then
+  meson setup "$build" "$src" -Dgimp=3 -Dcuda="$cuda" -Dgimp-tests=disabled >"$work/setup.log" 2>&1 ||
+    { cat "$work/setup.log"; exit 1; }
+fi
+meson compile -C "$build" plugin/gpu-histogram >"$work/compile.log" 2>&1 ||
+  { tail -50 "$work/compile.log"; exit 1; }
+exec python3 "$src/tests/dialog/test_dialog.py" --gimp-version 3 --gimp "$(command -v gimp-3.0)" \
+  --plugin "$build/plugin/gpu-histogram" --outdir "$work"
+' dialog-gimp3 "$src" "$work" "$cuda"
