@@ -174,6 +174,15 @@ def expect_backend(fault, cuda, has_driver):
     return r".", "any backend"
 
 
+# 2.10 is positional: six arguments, or seven once `bins` (issue 8) is there; 256 bins here.
+GH_RUN_2 = r"""
+(define (gh-run img d out reps linear)
+  (if (= (list-ref (gimp-procedural-db-proc-info "plug-in-gpu-histogram") 6) 7)
+      (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear 256)
+      (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear)))
+"""
+
+
 def run_batch(args, chk):
     gimp = args.gimp
     work = os.path.join(args.workdir, "batch")
@@ -182,7 +191,7 @@ def run_batch(args, chk):
     profile = gt.make_profile(args.workdir, gimp, args.plugin)
 
     def cmd(body):
-        return "(begin " + gt.helpers(gimp) + body + ")"
+        return "(begin " + gt.helpers(gimp) + (GH_RUN_2 if gimp == "2" else "") + body + ")"
 
     # 1. shapes, selections, the text layer
     cases = shape_cases(gimp)
@@ -379,7 +388,8 @@ def run_pyfu(args, work, profile, mode, extra_env):
     env.pop("DISPLAY", None)
     ret_path = os.path.join(work, "pyfu-%s.ret.json" % mode)
     with open(os.path.join(work, "gimp-%s.log" % mode), "w") as f:
-        proc = subprocess.Popen(["gimp-console-3.0", "-i", "-d", "-f",
+        # with fonts (no -f): the text case needs them
+        proc = subprocess.Popen(["gimp-console-3.0", "-i", "-d",
                                  "--batch-interpreter=python-fu-eval",
                                  "-b", "exec(open(%r).read())" % script],
                                 stdout=f, stderr=subprocess.STDOUT, env=env)
@@ -511,12 +521,13 @@ def run_dialog(args, chk):
   (gimp-image-clean-all img)
   (gh-note %(started)s img)
   (gh-note %(ret)s (catch "failed" %(run)s))
-  (gh-note %(valid)s (car (gimp-image-is-valid img)))
+  (gh-note %(valid)s (car (%(is_valid)s img)))
   (let* ((img2 (car (gimp-image-new 10 10 RGB))))
-    (gh-note %(after)s (list "alive" (car (gimp-image-is-valid img2))))
+    (gh-note %(after)s (list "alive" (car (%(is_valid)s img2))))
     (gimp-image-delete img2)))
 """ % dict(layer=layer, fill=fill, run=run, started=p("started"), ret=p("ret"),
-           valid=p("valid"), after=p("after"))
+           valid=p("valid"), after=p("after"),
+           is_valid="gimp-image-is-valid" if args.gimp == "2" else "gimp-image-id-is-valid")
     with open(os.path.join(work, "batch.scm"), "w") as f:
         f.write(script)
 
