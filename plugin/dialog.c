@@ -1351,3 +1351,38 @@ gpuhist_dialog_run (const GpuhistDialogParams *params)
   g_free (d);
   return has_histogram;
 }
+
+gboolean
+gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *settings,
+                                const GpuhistMonitor *monitor, GpuhistReport *report,
+                                const char *note, void (*init_ui) (void),
+                                GpuhistSaveSettingsFunc save_settings, gpointer save_settings_data,
+                                GError **error)
+{
+  gh_engine *engine = gpuhist_core_engine_new (error);
+  GpuhistDialogParams params = { 0 };
+  gboolean shown;
+
+  if (engine == NULL)
+    return FALSE;
+  if (!gpuhist_core_measure (engine, source, settings, monitor, report, error))
+    {
+      gh_engine_free (engine);
+      return FALSE;
+    }
+  if (note != NULL)
+    report->note = g_strdup (note);
+  init_ui ();
+  params.engine = engine;
+  params.source = source;
+  params.settings = settings;
+  params.report = report;
+  params.save_settings = save_settings;
+  params.save_settings_data = save_settings_data;
+  shown = gpuhist_dialog_run (&params);
+  gh_engine_free (engine);
+  if (!shown)
+    g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
+                 _ ("The dialog could not be shown."));
+  return shown;
+}

@@ -36,6 +36,16 @@ typedef struct
  * the dialog could not be shown (bad parameters). */
 gboolean gpuhist_dialog_run (const GpuhistDialogParams *params);
 
+/* An interactive run, for the glue: measures the source once (GIMP's progress bar showing it),
+ * then calls init_ui (the version's gimp_progress_end and gimp_ui_init) and runs the dialog.
+ * note, when not NULL, goes into the report (which drawable of several was counted).  FALSE with
+ * *error set when the measurement failed or the dialog could not be shown. */
+gboolean gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *settings,
+                                         const GpuhistMonitor *monitor, GpuhistReport *report,
+                                         const char *note, void (*init_ui) (void),
+                                         GpuhistSaveSettingsFunc save_settings,
+                                         gpointer save_settings_data, GError **error);
+
 G_END_DECLS
 
 #endif /* GPUHIST_DIALOG_H */

@@ -18,6 +18,16 @@
 #include "dialog.h"
 #endif
 
+#ifdef GPUHIST_HAVE_DIALOG
+/* Between the measurement and the dialog: GIMP 2.10's progress bar ends and its UI starts. */
+static void
+init_ui (void)
+{
+  gimp_progress_end ();
+  gimp_ui_init (PLUG_IN_BINARY, FALSE);
+}
+#endif
+
 /* What GIMP_RUN_WITH_LAST_VALS repeats (stored with gimp_set_data). */
 typedef struct
 {
@@ -306,32 +316,9 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
 #ifdef GPUHIST_HAVE_DIALOG
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
-      gh_engine *engine = gpuhist_core_engine_new (&error);
-      GpuhistDialogParams params = { 0 };
-
-      if (engine == NULL)
+      if (!gpuhist_dialog_measure_and_run (&source, &settings, &monitor, &report, NULL, init_ui,
+                                           save_settings, &saved, &error))
         goto failed;
-      if (!gpuhist_core_measure (engine, &source, &settings, &monitor, &report, &error))
-        {
-          gh_engine_free (engine);
-          goto failed;
-        }
-      gimp_progress_end ();
-      gimp_ui_init (PLUG_IN_BINARY, FALSE);
-      params.engine = engine;
-      params.source = &source;
-      params.settings = &settings;
-      params.report = &report;
-      params.save_settings = save_settings;
-      params.save_settings_data = &saved;
-      if (!gpuhist_dialog_run (&params))
-        {
-          gh_engine_free (engine);
-          g_set_error (&error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
-                       _ ("The dialog could not be shown."));
-          goto failed;
-        }
-      gh_engine_free (engine);
       save_settings (&settings, &saved);
     }
   else

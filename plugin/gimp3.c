@@ -17,6 +17,16 @@
 #include "dialog.h"
 #endif
 
+#ifdef GPUHIST_HAVE_DIALOG
+/* Between the measurement and the dialog: GIMP 3.0's progress bar ends and its UI starts. */
+static void
+init_ui (void)
+{
+  gimp_progress_end ();
+  gimp_ui_init (PLUG_IN_BINARY);
+}
+#endif
+
 typedef struct _GpuHistogram GpuHistogram;
 typedef struct _GpuHistogramClass GpuHistogramClass;
 
@@ -303,33 +313,9 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
 #ifdef GPUHIST_HAVE_DIALOG
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
-      gh_engine *engine = gpuhist_core_engine_new (&error);
-      GpuhistDialogParams params = { 0 };
-
-      if (engine == NULL)
+      if (!gpuhist_dialog_measure_and_run (&source, &settings, &monitor, &report, note, init_ui,
+                                           save_settings, config, &error))
         goto failed;
-      if (!gpuhist_core_measure (engine, &source, &settings, &monitor, &report, &error))
-        {
-          gh_engine_free (engine);
-          goto failed;
-        }
-      report.note = g_strdup (note);
-      gimp_progress_end ();
-      gimp_ui_init (PLUG_IN_BINARY);
-      params.engine = engine;
-      params.source = &source;
-      params.settings = &settings;
-      params.report = &report;
-      params.save_settings = save_settings;
-      params.save_settings_data = config;
-      if (!gpuhist_dialog_run (&params))
-        {
-          gh_engine_free (engine);
-          g_set_error (&error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
-                       _ ("The dialog could not be shown."));
-          goto failed;
-        }
-      gh_engine_free (engine);
       save_settings (&settings, config);
     }
   else
