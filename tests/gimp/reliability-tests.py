@@ -36,6 +36,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the imported drivers
 _spec = importlib.util.spec_from_file_location("gimp_tests", os.path.join(HERE, "gimp-tests.py"))
 gt = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gt)
