@@ -847,8 +847,18 @@ cancel_clicked (GtkButton *button, gpointer data)
 static void
 rerun_clicked (GtkButton *button, gpointer data)
 {
+  Dialog *d = data;
+
   (void) button;
-  start_job (data, JOB_MEASURE);
+  /* GIMP keeps the pixels of a closed image alive for us: measuring them again would look like
+   * success.  Say what happened instead. */
+  if (d->params.source_exists != NULL && !d->params.source_exists (d->params.source_exists_data))
+    {
+      set_status (d, _ ("The image was closed: there is nothing to measure again.  The tables show "
+                        "the last run; export or copy them, or close the dialog."));
+      return;
+    }
+  start_job (d, JOB_MEASURE);
 }
 
 static void
@@ -1356,11 +1366,10 @@ gboolean
 gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *settings,
                                 const GpuhistMonitor *monitor, GpuhistReport *report,
                                 const char *note, void (*init_ui) (void),
-                                GpuhistSaveSettingsFunc save_settings, gpointer save_settings_data,
-                                GError **error)
+                                const GpuhistDialogParams *hooks, GError **error)
 {
   gh_engine *engine = gpuhist_core_engine_new (error);
-  GpuhistDialogParams params = { 0 };
+  GpuhistDialogParams params = *hooks;
   gboolean shown;
 
   if (engine == NULL)
@@ -1377,8 +1386,6 @@ gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *se
   params.source = source;
   params.settings = settings;
   params.report = report;
-  params.save_settings = save_settings;
-  params.save_settings_data = save_settings_data;
   shown = gpuhist_dialog_run (&params);
   gh_engine_free (engine);
   if (!shown)

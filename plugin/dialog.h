@@ -29,6 +29,10 @@ typedef struct
                                   noise rows included when the user compared */
   GpuhistSaveSettingsFunc save_settings; /* may be NULL */
   gpointer save_settings_data;
+  /* Says whether the drawable is still there (the user may close the image while the dialog is
+   * open); Re-run refuses, saying why, when it is not.  May be NULL. */
+  gboolean (*source_exists) (gpointer user_data);
+  gpointer source_exists_data;
 } GpuhistDialogParams;
 
 /* Runs the dialog until the user closes it; work in progress is cancelled and waited for.
@@ -38,13 +42,13 @@ gboolean gpuhist_dialog_run (const GpuhistDialogParams *params);
 
 /* An interactive run, for the glue: measures the source once (GIMP's progress bar showing it),
  * then calls init_ui (the version's gimp_progress_end and gimp_ui_init) and runs the dialog.
- * note, when not NULL, goes into the report (which drawable of several was counted).  FALSE with
+ * note, when not NULL, goes into the report (which drawable of several was counted).  hooks gives
+ * the save_settings and source_exists callbacks (its other fields are not used).  FALSE with
  * *error set when the measurement failed or the dialog could not be shown. */
 gboolean gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *settings,
                                          const GpuhistMonitor *monitor, GpuhistReport *report,
                                          const char *note, void (*init_ui) (void),
-                                         GpuhistSaveSettingsFunc save_settings,
-                                         gpointer save_settings_data, GError **error);
+                                         const GpuhistDialogParams *hooks, GError **error);
 
 G_END_DECLS
 

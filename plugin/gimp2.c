@@ -26,6 +26,12 @@ init_ui (void)
   gimp_progress_end ();
   gimp_ui_init (PLUG_IN_BINARY, FALSE);
 }
+
+static gboolean
+drawable_exists (gpointer drawable_id)
+{
+  return gimp_item_is_valid (GPOINTER_TO_INT (drawable_id));
+}
 #endif
 
 /* What GIMP_RUN_WITH_LAST_VALS repeats (stored with gimp_set_data). */
@@ -316,8 +322,14 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
 #ifdef GPUHIST_HAVE_DIALOG
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
+      GpuhistDialogParams hooks = { 0 };
+
+      hooks.save_settings = save_settings;
+      hooks.save_settings_data = &saved;
+      hooks.source_exists = drawable_exists;
+      hooks.source_exists_data = GINT_TO_POINTER (drawable_id);
       if (!gpuhist_dialog_measure_and_run (&source, &settings, &monitor, &report, NULL, init_ui,
-                                           save_settings, &saved, &error))
+                                           &hooks, &error))
         goto failed;
       save_settings (&settings, &saved);
     }

@@ -25,6 +25,12 @@ init_ui (void)
   gimp_progress_end ();
   gimp_ui_init (PLUG_IN_BINARY);
 }
+
+static gboolean
+drawable_exists (gpointer drawable)
+{
+  return gimp_item_is_valid (GIMP_ITEM (drawable));
+}
 #endif
 
 typedef struct _GpuHistogram GpuHistogram;
@@ -313,8 +319,14 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
 #ifdef GPUHIST_HAVE_DIALOG
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
+      GpuhistDialogParams hooks = { 0 };
+
+      hooks.save_settings = save_settings;
+      hooks.save_settings_data = config;
+      hooks.source_exists = drawable_exists;
+      hooks.source_exists_data = drawable;
       if (!gpuhist_dialog_measure_and_run (&source, &settings, &monitor, &report, note, init_ui,
-                                           save_settings, config, &error))
+                                           &hooks, &error))
         goto failed;
       save_settings (&settings, config);
     }
