@@ -821,7 +821,8 @@ gpuhist_core_write (const GpuhistReport *report, const char *path, GError **erro
 
 gboolean
 gpuhist_core_run (const GpuhistSource *source, const GpuhistSettings *settings,
-                  const GpuhistMonitor *monitor, GpuhistReport *report, GError **error)
+                  const GpuhistMonitor *monitor, const char *note, GpuhistReport *report,
+                  GError **error)
 {
   gh_engine *engine = gpuhist_core_engine_new (error);
   gboolean ok;
@@ -831,6 +832,8 @@ gpuhist_core_run (const GpuhistSource *source, const GpuhistSettings *settings,
     return FALSE;
   ok = gpuhist_core_measure (engine, source, settings, monitor, report, error);
   gh_engine_free (engine);
+  if (ok && note != NULL)
+    report->note = g_strdup (note);
   if (ok && settings && settings->output_file && settings->output_file[0])
     ok = gpuhist_core_write (report, settings->output_file, error);
   return ok;

@@ -147,10 +147,12 @@ gboolean gpuhist_convert_samples (const char *type, const void *src, size_t n_sa
 gboolean gpuhist_convert_samples16 (const char *type, const void *src, size_t n_samples,
                                     uint16_t *dst);
 
-/* The 2.10 and 3.0 glue share the whole non-interactive run: creates the engine, measures, and
- * writes settings->output_file when set.  On success the report is filled (clear it). */
+/* The 2.10 and 3.0 glue share the whole non-interactive run: creates the engine, measures, puts
+ * note (when not NULL) into the report, and writes settings->output_file when set.  On success
+ * the report is filled (clear it). */
 gboolean gpuhist_core_run (const GpuhistSource *source, const GpuhistSettings *settings,
-                           const GpuhistMonitor *monitor, GpuhistReport *report, GError **error);
+                           const GpuhistMonitor *monitor, const char *note, GpuhistReport *report,
+                           GError **error);
 
 G_END_DECLS
 

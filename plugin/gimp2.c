@@ -335,7 +335,7 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
     }
   else
 #endif
-      if (!gpuhist_core_run (&source, &settings, &monitor, &report, &error))
+      if (!gpuhist_core_run (&source, &settings, &monitor, NULL, &report, &error))
     goto failed;
 
   if (run_mode == GIMP_RUN_INTERACTIVE)

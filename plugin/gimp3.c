@@ -333,17 +333,7 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
   else
 #endif
     {
-      gh_engine *engine = gpuhist_core_engine_new (&error);
-      gboolean ok;
-
-      if (engine == NULL)
-        goto failed;
-      ok = gpuhist_core_measure (engine, &source, &settings, &monitor, &report, &error);
-      gh_engine_free (engine);
-      if (!ok)
-        goto failed;
-      report.note = g_strdup (note);
-      if (settings.output_file && !gpuhist_core_write (&report, settings.output_file, &error))
+      if (!gpuhist_core_run (&source, &settings, &monitor, note, &report, &error))
         goto failed;
       gimp_progress_update (1.0);
     }
@@ -355,14 +345,7 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
   GIMP_VALUES_SET_STRING (values, 3, report.layer.backend);
   timings = gpuhist_report_timings (&report, &n);
   GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 4, timings, n);
-
-  gpuhist_report_clear (&report);
-  gpuhist_source_clear (&source);
-  g_object_unref (buffer);
-  g_free (name);
-  g_free (note);
-  g_free (output_file);
-  return values;
+  goto done;
 
 failed:
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -371,6 +354,8 @@ failed:
     values = error_values (procedure, GIMP_PDB_EXECUTION_ERROR,
                            error ? error->message : _ ("The histogram could not be counted."));
   g_clear_error (&error);
+
+done:
   gpuhist_report_clear (&report);
   gpuhist_source_clear (&source);
   g_object_unref (buffer);
