@@ -591,9 +591,9 @@ gh_histogram_buffer16 (gh_engine *engine, const uint16_t *pixels, int width, int
                            stride_bytes, result, error);
 }
 
-gh_status
-gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height, int channels,
-                      gh_result *result, gh_error *error)
+static gh_status
+histogram_pattern_once (gh_engine *engine, gh_pattern pattern, int width, int height, int channels,
+                        gh_result *result, gh_error *error)
 {
   gh_run *run = gh_run_begin (engine, width, height, channels, error);
   if (!run)
@@ -663,4 +663,18 @@ gh_reference_count16 (const uint16_t *pixels, int width, int height, int channel
         for (int c = 0; c < channels; c++)
           counts[(size_t) c * bins + (row[(size_t) x * channels + c] >> shift)]++;
     }
+}
+
+gh_status
+gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height, int channels,
+                      gh_result *result, gh_error *error)
+{
+  gh_status status
+      = histogram_pattern_once (engine, pattern, width, height, channels, result, error);
+  if (gpu_error_worth_a_retry (status) && engine->uses_gpu)
+    {
+      gh_engine_fall_back_to_cpu (engine, error ? error->message : NULL);
+      status = histogram_pattern_once (engine, pattern, width, height, channels, result, error);
+    }
+  return status;
 }

@@ -181,6 +181,19 @@ test_faults (void)
           test_counts_equal (result.counts, expected, channels, faults[f]);
         gh_result_clear (&result);
         gh_engine_free (engine);
+
+        /* A device-made pattern falls back the same way, with the same counts. */
+        engine
+            = gpu_engine (timed ? GH_ALL_METHODS : 0, timed, 2 * row * 50, GH_LAYOUT_AUTO, &error);
+        status = gh_histogram_pattern (engine, GH_PATTERN_FLAT, width, height, channels, &result,
+                                       &error);
+        CHECK (status == GH_OK && !result.used_gpu, "%s, pattern: %s", faults[f],
+               status == GH_OK ? result.backend : error.message);
+        if (status == GH_OK)
+          CHECK (result.counts[GH_FLAT_VALUE] == (uint64_t) width * height, "%s, pattern counts",
+                 faults[f]);
+        gh_result_clear (&result);
+        gh_engine_free (engine);
         unsetenv ("GPUHIST_FAULT");
         unsetenv ("GPUHIST_FAULT_AFTER");
       }
