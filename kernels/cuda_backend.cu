@@ -82,14 +82,17 @@ read_driver_release (char *out, size_t size)
   char line[256];
   if (fgets (line, sizeof line, file))
     {
+      /* "NVRM version: NVIDIA UNIX [Open ]Kernel Module [for x86_64]  580.159.04  ...": the
+       * first word after "Kernel Module" that starts with a digit. */
       const char *module = strstr (line, "Kernel Module");
-      if (module)
+      for (const char *word = module; word && *word; word += strcspn (word, " \t\n"))
         {
-          module += strlen ("Kernel Module");
-          while (*module == ' ' || *module == '\t')
-            module++;
-          size_t length = strcspn (module, " \t\n");
-          snprintf (out, size, "%.*s", (int) length, module);
+          word += strspn (word, " \t\n");
+          if (*word >= '0' && *word <= '9')
+            {
+              snprintf (out, size, "%.*s", (int) strcspn (word, " \t\n"), word);
+              break;
+            }
         }
     }
   fclose (file);
