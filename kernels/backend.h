@@ -71,6 +71,16 @@ extern "C"
   extern const gh_backend_ops gh_cpu_backend_ops;
   extern const gh_backend_ops gh_cuda_backend_ops;
 
+  /* TEST ONLY.  GPUHIST_TEST_SIMULATED_GPU=1 makes gh_engine_new (AUTO or CUDA) open this in place
+   * of the CUDA backend: the CPU backend, described as "simulated GPU for tests (...)", which the
+   * engine treats as a GPU, so that GPUHIST_FAULT=oom|kernel|copy strike with the CUDA backend's
+   * status and message and the engine's and the plug-in's fall-back to the CPU can be tested on
+   * a machine without a GPU.  kernel and copy strike on strip GPUHIST_FAULT_AFTER (default 1);
+   * oom when the run begins, as on CUDA, or on strip N when GPUHIST_FAULT_AFTER=N > 1.  The
+   * CPU backend it falls back to never faults; the other faults (no-driver ...) do nothing here.
+   * cpu_backend.c. */
+  extern const gh_backend_ops gh_simulated_gpu_ops;
+
   /* Shared helpers. */
   void gh_error_set (gh_error *error, gh_status status, const char *format, ...)
 #ifdef __GNUC__

@@ -449,3 +449,87 @@ const gh_backend_ops gh_cpu_backend_ops = {
   .run_end = cpu_run_end,
   .run_abort = cpu_run_abort,
 };
+
+/* --- TEST ONLY: the simulated GPU ------------------------------------------------------------
+ *
+ * With GPUHIST_TEST_SIMULATED_GPU=1 the engine opens this in place of the CUDA backend (see
+ * backend.h).  It counts on the CPU, exactly as above, but the engine takes it for a GPU
+ * (gh_engine_uses_gpu), so that GPUHIST_FAULT=oom|kernel|copy strike as they do in the CUDA
+ * backend, with its status and its wording, and the fall-back to the CPU runs on a machine that
+ * has no GPU: in the GIMP tests, where no NVIDIA driver is.  The CPU backend the engine falls
+ * back to is gh_cpu_backend_ops, which never faults.  Nothing here runs without that variable. */
+
+#define SIMULATED_FAILED(what, text, name) what " failed on the GPU: " text " (" name ")"
+
+/* What the CUDA backend says for each fault (cuda_backend.cu, `fail`), as the fault tests printed
+ * it on an H200 (driver 580.159.04, CUDA 13.0, 2026-11-29). */
+static gh_status
+simulated_fault (gh_fault fault, gh_error *error)
+{
+  switch (fault)
+    {
+    case GH_FAULT_OOM:
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "%s",
+                    SIMULATED_FAILED ("allocating device memory", "out of memory",
+                                      "cudaErrorMemoryAllocation"));
+      return GH_ERROR_OUT_OF_MEMORY;
+    case GH_FAULT_KERNEL:
+      gh_error_set (
+          error, GH_ERROR_GPU_FAILED, "%s",
+          SIMULATED_FAILED ("launching a kernel", "invalid argument", "cudaErrorInvalidValue"));
+      return GH_ERROR_GPU_FAILED;
+    case GH_FAULT_COPY:
+      gh_error_set (
+          error, GH_ERROR_GPU_FAILED, "%s",
+          SIMULATED_FAILED ("uploading a strip", "invalid argument", "cudaErrorInvalidValue"));
+      return GH_ERROR_GPU_FAILED;
+    default: return GH_OK;
+    }
+}
+
+static void *
+simulated_open (const gh_options *options, gh_fault fault, char *description,
+                size_t description_size, gh_error *error)
+{
+  char cpu_line[64];
+  void *backend = cpu_open (options, fault, cpu_line, sizeof cpu_line, error);
+  if (backend)
+    snprintf (description, description_size,
+              "simulated GPU for tests (GPUHIST_TEST_SIMULATED_GPU=1; counts on the %s)", cpu_line);
+  return backend;
+}
+
+/* Out of memory strikes when the run begins, as in the CUDA backend, unless GPUHIST_FAULT_AFTER
+ * asks for a later strip: then it strikes there, as a device allocation failing mid-run. */
+static void *
+simulated_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
+{
+  if (plan->fault == GH_FAULT_OOM && plan->fault_after <= 1)
+    {
+      simulated_fault (GH_FAULT_OOM, error);
+      return NULL;
+    }
+  return cpu_run_begin (data, plan, sink, error);
+}
+
+static gh_status
+simulated_strip (void *data, size_t bytes, gh_error *error)
+{
+  cpu_run *run = data;
+  const gh_fault fault = run->plan.fault;
+  if ((fault == GH_FAULT_OOM || fault == GH_FAULT_KERNEL || fault == GH_FAULT_COPY)
+      && run->strips + 1 == run->plan.fault_after)
+    return simulated_fault (fault, error); /* the run is lost: the caller aborts it */
+  return cpu_strip (data, bytes, error);
+}
+
+const gh_backend_ops gh_simulated_gpu_ops = {
+  .open = simulated_open,
+  .close = cpu_close,
+  .run_begin = simulated_run_begin,
+  .staging = cpu_staging,
+  .strip = simulated_strip,
+  .pattern_strip = NULL,
+  .run_end = cpu_run_end,
+  .run_abort = cpu_run_abort,
+};

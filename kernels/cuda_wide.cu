@@ -10,7 +10,8 @@ namespace gh
 namespace
 {
 
-constexpr int kWideThreads = 256;
+constexpr int kWideThreads = 256;    /* narrow, global copies */
+constexpr int kSlicedThreads = 1024; /* shared, sliced */
 constexpr int kGlobalCopies = 16;
 
 template <int C>
@@ -31,13 +32,9 @@ launch_for (const wide_plan &plan, const uint16_t *in, size_t n, int shift, int 
                                                                        C * bins, out);
       break;
     default: /* SHARED is SLICED with one slice */
-      for (int pass = 0; pass < plan.passes; pass++)
-        {
-          const int lo = pass * plan.slice;
-          const int slice = bins - lo < plan.slice ? bins - lo : plan.slice;
-          wide_shared_kernel<C><<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-              in, n, shift, bins, lo, slice, out);
-        }
+      wide_sliced_kernel<C, kSlicedThreads>
+          <<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (in, n, shift, bins,
+                                                                      plan.slice, plan.passes, out);
       break;
     }
 }
@@ -51,7 +48,7 @@ kernel_for (gh_strategy strategy)
     case GH_STRATEGY_NARROW: return reinterpret_cast<const void *> (wide_narrow_kernel<C>);
     case GH_STRATEGY_GLOBAL_COPIES:
       return reinterpret_cast<const void *> (wide_global_copies_kernel<C>);
-    default: return reinterpret_cast<const void *> (wide_shared_kernel<C>);
+    default: return reinterpret_cast<const void *> (wide_sliced_kernel<C, kSlicedThreads>);
     }
 }
 
@@ -80,16 +77,16 @@ plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy req
   const int max_slice = static_cast<int> (limit / (static_cast<size_t> (channels) * 4));
   const int slices = (bins + max_slice - 1) / max_slice;
 
+  /* Measured on an H200 (docs/BENCHMARKS.md): slices in one launch beat 16-bit counters and the
+   * global copies on every input once the 32-bit table stops fitting. */
   gh_strategy strategy = requested;
   if (strategy == GH_STRATEGY_AUTO)
-    strategy = table32 <= limit   ? GH_STRATEGY_SHARED
-               : table16 <= limit ? GH_STRATEGY_NARROW
-               : slices <= 4      ? GH_STRATEGY_SLICED
-                                  : GH_STRATEGY_GLOBAL_COPIES;
+    strategy = table32 <= limit ? GH_STRATEGY_SHARED : GH_STRATEGY_SLICED;
 
   *plan = wide_plan{};
   plan->strategy = strategy;
-  plan->threads = kWideThreads;
+  plan->threads = strategy == GH_STRATEGY_SHARED || strategy == GH_STRATEGY_SLICED ? kSlicedThreads
+                                                                                   : kWideThreads;
   plan->slice = bins;
   plan->passes = 1;
   switch (strategy)
@@ -119,8 +116,9 @@ plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy req
       plan->flush_every = (65535 - 8) / (kWideThreads * 8);
       break;
     case GH_STRATEGY_SLICED:
-      plan->slice = bins < max_slice ? bins : max_slice;
-      plan->passes = (bins + plan->slice - 1) / plan->slice;
+      /* Equal slices, as few as fit. */
+      plan->passes = slices;
+      plan->slice = (bins + slices - 1) / slices;
       plan->shared_bytes = static_cast<size_t> (channels) * plan->slice * 4;
       break;
     default:
@@ -148,6 +146,13 @@ plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy req
       return error->status;
     }
   plan->blocks = per_sm * device.multiProcessorCount;
+  if (plan->strategy == GH_STRATEGY_SHARED || plan->strategy == GH_STRATEGY_SLICED)
+    {
+      /* Whole groups of one block a slice. */
+      plan->blocks -= plan->blocks % plan->passes;
+      if (plan->blocks < plan->passes)
+        plan->blocks = plan->passes;
+    }
   return GH_OK;
 }
 
@@ -157,8 +162,8 @@ describe_wide_plan (const wide_plan &plan, int channels, int bins, char *out, si
   switch (plan.strategy)
     {
     case GH_STRATEGY_SLICED:
-      snprintf (out, size, "sliced, %d ch x %d bins, %d passes of %d bins", channels, bins,
-                plan.passes, plan.slice);
+      snprintf (out, size, "sliced, %d ch x %d bins, %d slices of %d bins in one launch", channels,
+                bins, plan.passes, plan.slice);
       break;
     case GH_STRATEGY_GLOBAL_COPIES:
       snprintf (out, size, "global copies, %d ch x %d bins, %d copies", channels, bins,

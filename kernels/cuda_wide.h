@@ -16,8 +16,8 @@ struct wide_plan
   int threads;
   int blocks;
   size_t shared_bytes;
-  int slice;       /* bins a pass (SLICED; bins otherwise) */
-  int passes;      /* ceil (bins / slice) */
+  int slice;       /* bins a slice (SLICED; bins otherwise) */
+  int passes;      /* slices: ceil (bins / slice); a block counts one, in one launch */
   int copies;      /* GLOBAL_COPIES: full tables in global memory */
   int flush_every; /* NARROW: steps between flushes */
 };

@@ -187,6 +187,10 @@ gh_engine_new (const gh_options *options, gh_error *error)
 
   gh_error gpu_error = { GH_OK, "" };
   engine->ops = &gh_cuda_backend_ops;
+  /* TEST ONLY: the CPU dressed as a GPU that GPUHIST_FAULT can fail mid-run (backend.h). */
+  const char *simulated = getenv ("GPUHIST_TEST_SIMULATED_GPU");
+  if (simulated && strcmp (simulated, "1") == 0)
+    engine->ops = &gh_simulated_gpu_ops;
   engine->backend = engine->ops->open (&engine->options, engine->fault, engine->description,
                                        sizeof engine->description, &gpu_error);
   if (engine->backend)

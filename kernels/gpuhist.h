@@ -41,6 +41,8 @@
  *   GPUHIST_MEMORY_BUDGET  bytes (suffix K, M or G allowed) of pinned and of device memory
  *   GPUHIST_FAULT          inject a fault: no-driver, old-driver, no-device, oom, kernel, copy
  *   GPUHIST_FAULT_AFTER    with kernel or copy: fail on the Nth strip (default 1)
+ *   GPUHIST_TEST_SIMULATED_GPU  TEST ONLY: 1 puts a simulated GPU (the CPU, which the faults
+ *                          above can fail mid-run) in place of CUDA; see backend.h
  */
 #ifndef GPUHIST_H
 #define GPUHIST_H
@@ -122,13 +124,15 @@ extern "C"
   } gh_layout;
 
   /* How FASTEST counts when the tables are larger than 256 bins of 8-bit samples (16-bit samples,
-   * or bins = 1024 ... 65536); AUTO picks from the device's shared memory and the bin count. */
+   * or bins = 1024 ... 65536); AUTO picks from the device's shared memory and the bin count:
+   * SHARED when one 32-bit table fits a block, else SLICED (the fastest of the rest on an H200). */
   typedef enum
   {
     GH_STRATEGY_AUTO = 0,
     GH_STRATEGY_SHARED,       /* one 32-bit copy of the tables per block in shared memory */
     GH_STRATEGY_NARROW,       /* 16-bit counters in shared memory, flushed before they overflow */
-    GH_STRATEGY_SLICED,       /* a slice of the bins per pass; the input is read once a slice */
+    GH_STRATEGY_SLICED,       /* a slice of the bins a block, every slice in one launch: memory is
+                                 read once, L2 serves the other slices' blocks */
     GH_STRATEGY_GLOBAL_COPIES /* a handful of full copies in global memory, merged at the end */
   } gh_strategy;
 

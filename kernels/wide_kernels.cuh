@@ -53,26 +53,87 @@ wide_global_atomics_kernel (const uint16_t *__restrict__ in, size_t n, int shift
                               [&] (int c, unsigned int b) { atomicAdd (&out[c * bins + b], 1u); });
 }
 
-/* A private 32-bit copy per block of bins [lo, lo + slice) of every channel: the whole table
- * when slice == bins ("shared"), one slice of a pass otherwise ("sliced"). */
-template <int C>
+/* Shared and sliced: 32-bit counters in shared memory for one slice of the bins of every
+ * channel.  With one slice ("shared") each block holds the whole table.  With S slices the grid
+ * is split into groups of S blocks; block s of a group counts slice s, and the S blocks of a
+ * group walk the same vectors at the same pace, so memory is read once and L2 serves the other
+ * S - 1 reads (all slices in one launch, instead of one pass over memory per slice).
+ *
+ * THREADS threads a block, each with four 16-byte loads a step and the next step's loads issued
+ * before this step is counted: enough bytes in flight to keep up with memory. */
+template <int C, int THREADS>
 __global__ void
-wide_shared_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins, int lo,
-                    int slice, unsigned int *out)
+__launch_bounds__ (THREADS)
+    wide_sliced_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins, int slice,
+                        int slices, unsigned int *out)
 {
   extern __shared__ unsigned int table[];
-  for (int i = threadIdx.x; i < C * slice; i += blockDim.x)
+  constexpr int V = 4;
+  const int group = blockIdx.x / slices, groups = gridDim.x / slices;
+  const int lo = (blockIdx.x % slices) * slice;
+  const int width = bins - lo < slice ? bins - lo : slice;
+  for (int i = threadIdx.x; i < C * width; i += THREADS)
     table[i] = 0;
   __syncthreads ();
-  for_each_sample_in_grid<C> (in, n, shift, [&] (int c, unsigned int b) {
+
+  auto count = [&] (int c, unsigned int b) {
     const unsigned int at = b - static_cast<unsigned int> (lo);
-    if (at < static_cast<unsigned int> (slice))
-      atomicAdd (&table[c * slice + at], 1u);
-  });
+    if (at < static_cast<unsigned int> (width))
+      atomicAdd (&table[c * width + at], 1u);
+  };
+  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
+  const size_t vectors = n / 8;
+  const size_t per_step = static_cast<size_t> (THREADS) * V;
+  const size_t grid_step = groups * per_step;
+  /* One slice streams past; several keep the vectors in L2 for the group's other blocks. */
+  auto load = [&] (size_t base, uint4 (&q)[V]) {
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      {
+        const size_t v = base + k * THREADS + threadIdx.x;
+        q[k] = v >= vectors  ? make_uint4 (0, 0, 0, 0)
+               : slices == 1 ? __ldcs (&vec[v])
+                             : __ldcg (&vec[v]);
+      }
+  };
+  uint4 q[V];
+  size_t base = group * per_step;
+  load (base, q);
+  for (; base < vectors; base += grid_step)
+    {
+      uint4 next[V];
+      load (base + grid_step, next);
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        {
+          const size_t v = base + k * THREADS + threadIdx.x;
+          if (v >= vectors)
+            continue;
+          /* Sample 8v's channel: 0 unless C == 3, since 8v is a multiple of 1, 2 and 4. */
+          const int first = C == 3 ? static_cast<int> (v % 3) * 2 % 3 : 0;
+          const unsigned int words[4] = { q[k].x, q[k].y, q[k].z, q[k].w };
+#pragma unroll
+          for (int j = 0; j < 8; j++)
+            {
+              const unsigned int sample = (words[j >> 1] >> (16 * (j & 1))) & 0xFFFFu;
+              int c = first + j % C;
+              if (C == 3 && c >= 3)
+                c -= 3;
+              count (c, sample >> shift);
+            }
+        }
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        q[k] = next[k];
+    }
+  for (size_t i = vectors * 8 + group * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
+       i += groups * static_cast<size_t> (THREADS))
+    count (static_cast<int> (i % C), static_cast<unsigned int> (in[i]) >> shift);
   __syncthreads ();
-  for (int i = threadIdx.x; i < C * slice; i += blockDim.x)
+
+  for (int i = threadIdx.x; i < C * width; i += THREADS)
     if (table[i])
-      atomicAdd (&out[(i / slice) * bins + lo + i % slice], table[i]);
+      atomicAdd (&out[(i / width) * bins + lo + i % width], table[i]);
 }
 
 /* Narrow counters: two 16-bit counters a word, C * bins / 2 words.  Every thread of a block

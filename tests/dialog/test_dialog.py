@@ -125,8 +125,9 @@ def batch_script(version, work):
 
     if version == "3":
         new_layer = '(gimp-layer-new img "Plasma" 320 200 RGB-IMAGE 100 LAYER-MODE-NORMAL)'
+        # gegl:plasma renders 1024x768 unless told, and the layer grows to that
         plasma = '(gimp-drawable-merge-new-filter layer "gegl:plasma" 0 LAYER-MODE-REPLACE 1.0 ' \
-                 '"seed" 7 "turbulence" 2.5)'
+                 '"seed" 7 "turbulence" 2.5 "width" 320 "height" 200)'
         export = '(gimp-file-save RUN-NONINTERACTIVE img %s -1)'
         run = '(plug-in-gpu-histogram RUN-INTERACTIVE img (vector layer) "" 5 FALSE)'
         dirty = '(car (gimp-image-is-dirty img))'

@@ -3,10 +3,14 @@
 
     bins-tests.py --gimp 2|3 --plugin BUILT-PLUGIN --workdir DIR
 
-One Script-Fu batch makes the layers in GIMP and dumps their stored pixels with
+In GIMP 2.10 one Script-Fu batch makes the layers and dumps their stored pixels with
 gimp-drawable-get-pixel (for a u16 layer: two little-endian bytes a sample; for a float layer:
-four), then calls plug-in-gpu-histogram with `bins`.  This script counts the dumped values itself
-(plain Python, not the engine) and compares bin by bin:
+four), then calls plug-in-gpu-histogram with `bins`.  GIMP 3.0's get-pixel gives colours, not
+stored values, and its Script-Fu takes minutes to print 196608 counts, so there one Python-Fu
+batch makes the same layers (gradient, then gegl:noise-hurl over half the pixels; the special
+values written with a Gegl buffer), reads them back in their own format with a Gegl buffer, and
+calls the procedure with named arguments.  This script counts the stored values itself (plain
+Python, not the engine) and compares bin by bin:
 
   - a 16-bit (u16, perceptual) RGB layer of gradient and noise at 65536 bins (every 16-bit
     level: the count of each stored value) and at 4096 bins (v * 4096 / 65536), as JSON and as
@@ -18,23 +22,25 @@ four), then calls plug-in-gpu-histogram with `bins`.  This script counts the dum
     "requested_bins": 4096 in the JSON, n-channels * 256 counts returned;
   - bins=1000: an execution error, no output file.
 
-The helpers (Script-Fu definitions, GIMP runner, parsers) are gimp-tests.py's.
+The helpers (Script-Fu definitions, GIMP runner, parsers) are gimp-tests.py's, the output
+file's reader and the Python-Fu runner gimp_results.py's.  For GIMP 3.0 on Debian 12,
+gimp3-tests.sh runs this script inside the Debian 13 root (meson test gimp3-bins).
 Exit status: 0 all passed, 1 a check failed, 77 skipped (no GIMP).
 """
 
 import argparse
-import importlib.util
 import json
 import math
 import os
 import shutil
 import struct
 import sys
+import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location("gimp_tests", os.path.join(HERE, "gimp-tests.py"))
-gt = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gt)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the imported modules
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gimp_results  # noqa: E402  (the shared pieces of the GIMP test scripts)
+gt = gimp_results.load_gimp_tests()
 
 SKIP = 77
 
@@ -59,6 +65,104 @@ RUN_3 = r"""
   (plug-in-gpu-histogram #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
                          #:output-file out #:repetitions reps #:linear linear #:bins bins))
 """
+
+
+# GIMP 3.0: the same layers and calls from Python-Fu, named arguments; the stored pixels are read
+# back in the layer's own format (<name>.raw), the return values written as JSON (<label>.ret).
+PYFU_3 = r"""
+import json, struct, traceback
+import gi
+gi.require_version('Gimp', '3.0')
+gi.require_version('Gegl', '0.4')
+from gi.repository import Gimp, Gegl, GObject
+work = WORK
+cases = json.load(open(work + '/cases.json'))
+proc = Gimp.get_pdb().lookup_procedure('plug-in-gpu-histogram')
+PRECISION = {None: 'U8_NON_LINEAR', 'u16': 'U16_NON_LINEAR', 'u16-linear': 'U16_LINEAR',
+             'float': 'FLOAT_NON_LINEAR'}
+""" + gimp_results.PYFU_DOUBLES + r"""
+def make(c):
+    w, h = c['w'], c['h']
+    img = Gimp.Image.new_with_precision(w, h, Gimp.ImageBaseType.RGB,
+                                        getattr(Gimp.Precision, PRECISION[c['precision']]))
+    layer = Gimp.Layer.new(img, c['name'], w, h, Gimp.ImageType.RGB_IMAGE, 100,
+                           Gimp.LayerMode.NORMAL)
+    img.insert_layer(layer, None, 0)
+    rect = Gegl.Rectangle.new(0, 0, w, h)
+    if c.get('special'):
+        data = struct.pack('<%df' % len(c['special']), *c['special'])
+        buf = layer.get_buffer()
+        buf.set(rect, "R'G'B' float", data)
+        buf.flush()
+        layer.update(0, 0, w, h)
+    else:
+        # filled in the layer's precision, so that a u16 or float layer holds values no 8-bit
+        # layer can
+        Gimp.context_set_foreground(Gegl.Color.new('#fa035a'))
+        Gimp.context_set_background(Gegl.Color.new('#05f080'))
+        Gimp.context_set_gradient(Gimp.Gradient.get_by_name('FG to BG (RGB)'))
+        layer.edit_gradient_fill(Gimp.GradientType.LINEAR, 0, False, 1, 0, False, 0, 0, w, h)
+        f = Gimp.DrawableFilter.new(layer, 'gegl:noise-hurl', 'hurl')
+        f.get_config().set_property('pct-random', 50.0)
+        f.get_config().set_property('seed', 11)
+        layer.merge_filter(f)
+    raw = bytes(layer.get_buffer().get(rect, 1.0, None, Gegl.AbyssPolicy.CLAMP))
+    with open(work + '/%s.raw' % c['name'], 'wb') as f:
+        f.write(raw)
+    return img, layer
+
+def run(img, layer, label, out, reps, linear, bins, error):
+    config = proc.create_config()
+    config.set_property('run-mode', Gimp.RunMode.NONINTERACTIVE)
+    config.set_property('image', img)
+    config.set_core_object_array('drawables', [layer])
+    config.set_property('output-file', out)
+    config.set_property('repetitions', reps)
+    config.set_property('linear', linear)
+    config.set_property('bins', bins)
+    r = proc.run(config)
+    if r.index(0) != Gimp.PDBStatusType.SUCCESS:
+        ret = 'failed'
+    else:
+        ret = [r.index(1), doubles(r.index(2)), r.index(3), doubles(r.index(4))]
+    with open(work + '/%s.ret' % label, 'w') as f:
+        json.dump(ret, f)
+
+for c in cases:
+    try:
+        img, layer = make(c)
+        img.clean_all()
+        for run_args in c['runs']:
+            run(img, layer, *run_args)
+        with open(work + '/%s.dirty' % c['name'], 'w') as f:
+            f.write('1' if img.is_dirty() else '0')
+        img.delete()
+    except Exception:
+        with open(work + '/%s.exception' % c['name'], 'w') as f:
+            f.write(traceback.format_exc())
+open(work + '/done', 'w').close()
+"""
+
+
+def run_gimp3(work, profile, timeout=400):
+    """The Python-Fu batch in GIMP 3.0 (python-fu-eval, --quit); stopped if it lingers."""
+    special = [v for _, _, vals, _ in gt.special_pixels(dict(w=8, h=2, special="float"))
+               for v in vals]
+    cs = []
+    for c in cases(work):
+        c = dict(c)
+        if c.get("special"):
+            # NaN and the infinities: strict JSON has none, but Python's json writes and reads
+            # them (NaN, Infinity) at both ends
+            c["special"] = special
+        cs.append(c)
+    with open(os.path.join(work, "cases.json"), "w") as f:
+        json.dump(cs, f)
+    script = os.path.join(work, "bins.py")
+    with open(script, "w") as f:
+        f.write(PYFU_3.replace("WORK", repr(work)))
+    return gimp_results.run_python_fu(profile, script, os.path.join(work, "done"),
+                                      os.path.join(work, "gimp.log"), timeout)
 
 
 def sample16(v):
@@ -160,13 +264,21 @@ NAMES = ["red", "green", "blue"]
 
 def stored_values(c, work):
     """Per channel, the list of stored values: 16-bit levels (u16, float narrowed) or 8-bit."""
-    if c.get("special"):
+    raw = os.path.join(work, c["name"] + ".raw")
+    if os.path.exists(raw):
+        # GIMP 3.0: the layer's own format, read back with a Gegl buffer
+        with open(raw, "rb") as f:
+            data = f.read()
+        bpp = len(data) // (c["w"] * c["h"])
+        pixels = [data[i:i + bpp] for i in range(0, len(data), bpp)]
+    elif c.get("special"):
         vals = {n: [] for n in NAMES}
         for _, _, v, _ in gt.special_pixels(dict(w=c["w"], h=c["h"], special="float")):
             for i, n in enumerate(NAMES):
                 vals[n].append(sample16(struct.unpack("<f", struct.pack("<f", v[i]))[0]))
         return vals
-    pixels = gt.read_pixels(os.path.join(work, c["name"] + ".pixels"))
+    else:
+        pixels = gt.read_pixels(os.path.join(work, c["name"] + ".pixels"))
     vals = {n: [] for n in NAMES}
     for px in pixels:
         px = bytes(px)
@@ -189,25 +301,6 @@ def count(vals, bins, levels):
             cnt[v * bins // levels] += 1
         out[n] = cnt
     return out
-
-
-def read_result(path):
-    """({name: counts}, json data or None, csv rows)."""
-    with open(path) as f:
-        text = f.read()
-    if path.endswith(".json"):
-        data = json.loads(text)
-        return {ch["name"]: ch["counts"] for ch in data["channels"]}, data, None
-    lines = text.strip().split("\n")
-    header = lines[0].split(",")
-    counts = {n: [] for n in header[1:]}
-    for i, line in enumerate(lines[1:]):
-        cells = line.split(",")
-        if int(cells[0]) != i:
-            raise ValueError("row %d is bin %s" % (i, cells[0]))
-        for n, v in zip(header[1:], cells[1:]):
-            counts[n].append(int(v))
-    return counts, None, len(lines) - 1
 
 
 def compare(chk, label, got, want):
@@ -246,11 +339,26 @@ def check_returns(chk, gimp, label, ret, got, bins):
               "%s: returned counts equal the file's" % label)
 
 
+def read_ret(gimp, path):
+    """The return values as written by Script-Fu (2.10) or Python-Fu as JSON (3.0); None if
+    missing."""
+    if not os.path.exists(path):
+        return None
+    if gimp == "2":
+        return gt.read_sexp(path)
+    with open(path) as f:
+        return json.load(f)
+
+
 def check_all(chk, gimp, work):
     for c in cases(work):
         name = c["name"]
+        exc = os.path.join(work, name + ".exception")
+        if os.path.exists(exc):
+            chk.check(False, "%s: the Python-Fu raised:\n%s" % (name, open(exc).read()))
+            continue
         if not chk.check(os.path.exists(os.path.join(work, name + ".dirty")),
-                         "%s: the Script-Fu ran (see gimp.log)" % name):
+                         "%s: the batch ran (see gimp.log)" % name):
             continue
         chk.check(gt.read_sexp(os.path.join(work, name + ".dirty")) == 0,
                   "%s: the image is unchanged" % name)
@@ -264,15 +372,14 @@ def check_all(chk, gimp, work):
                       % (name, odd, len(vals["red"])))
         for run in c["runs"]:
             label, out, reps, linear, bins, error = run
-            ret_path = os.path.join(work, label + ".ret")
-            ret = gt.read_sexp(ret_path) if os.path.exists(ret_path) else None
+            ret = read_ret(gimp, os.path.join(work, label + ".ret"))
             if error:
                 chk.check(ret == "failed", "%s: an execution error (got %r)" % (label, ret))
                 chk.check(not os.path.exists(out), "%s: no output file" % label)
                 continue
             if not chk.check(os.path.exists(out), "%s: output written" % label):
                 continue
-            got, data, rows = read_result(out)
+            got, data, rows = gimp_results.read_counts(out)
             counted = bins if wide else 256
             want = count(vals, counted, 65536 if wide else 256)
             compare(chk, label + " vs the independent count", got, want)
@@ -311,14 +418,19 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     profile = gt.make_profile(work, args.gimp, args.plugin)
-    commands = []
-    for c in cases(work):
-        commands += case_script(args.gimp, c, work)
     chk = gt.Checker()
-    rc = gt.run_gimp(args.gimp, profile, commands, os.path.join(work, "gimp.log"))
-    chk.check(rc is not None, "GIMP finished (log %s)" % os.path.join(work, "gimp.log"))
+    started = time.time()
+    if args.gimp == "2":
+        commands = []
+        for c in cases(work):
+            commands += case_script(args.gimp, c, work)
+        rc = gt.run_gimp(args.gimp, profile, commands, os.path.join(work, "gimp.log"))
+        chk.check(rc is not None, "GIMP finished (log %s)" % os.path.join(work, "gimp.log"))
+    else:
+        chk.check(run_gimp3(work, profile),
+                  "GIMP ran the Python-Fu batch (log %s)" % os.path.join(work, "gimp.log"))
     check_all(chk, args.gimp, work)
-    print("%d checks passed, %d failed" % (chk.passed, chk.failed))
+    print("%d checks passed, %d failed (%.0f s)" % (chk.passed, chk.failed, time.time() - started))
     return 1 if chk.failed or chk.passed == 0 else 0
 
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # GIMP 3.0 tests, from the Debian 12 build: inside the Debian 13 root (tools/debian13-root),
-# configure and build the plug-in for GIMP 3 in BUILD, then run gimp-tests.py there.
+# configure and build the plug-in for GIMP 3 in BUILD, then run the tests there: gimp-tests.py
+# for SUITE generated, photo or python; bins-tests.py for bins; pyfu-tests.py for pyfu.
 #
 #   gimp3-tests.sh SRCDIR WORKDIR CUDA(enabled|disabled) SUITE [CACHE]
 #
@@ -31,6 +32,11 @@ if [[ ! -f $build/build.ninja ]]; then
 fi
 meson compile -C "$build" plugin/gpu-histogram >"$work/compile.log" 2>&1 ||
     { tail -50 "$work/compile.log"; exit 1; }
-exec python3 "$src/tests/gimp/gimp-tests.py" --gimp 3 --plugin "$build/plugin/gpu-histogram" \
+plugin=$build/plugin/gpu-histogram
+case $suite in
+bins) exec python3 "$src/tests/gimp/bins-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
+pyfu) exec python3 "$src/tests/gimp/pyfu-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
+esac
+exec python3 "$src/tests/gimp/gimp-tests.py" --gimp 3 --plugin "$plugin" \
     --workdir "$work" --suite "$suite" --cache "$cache"
 ' gimp3-tests "$src" "$build" "$cuda" "$suite" "$work" "$cache"

@@ -1,0 +1,106 @@
+"""The pieces the GIMP test scripts in this folder share (gimp-tests.py, bins-tests.py,
+pyfu-tests.py): reading the plug-in's output file, running GIMP 3.0 on a Python-Fu script until
+it has written its results (and stopping it then), the Python-Fu that reads the double arrays a
+procedure returns, and gimp-tests.py loaded as a module.
+
+The scripts put their own folder on sys.path and set sys.dont_write_bytecode before importing
+this, so that no __pycache__ is written into the source tree; the same holds inside the Debian 13
+root (gimp3-tests.sh), which mounts the source tree at its own path.
+"""
+
+import importlib.util
+import json
+import os
+import subprocess
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_gimp_tests():
+    """gimp-tests.py (a file name, not a module name) as a module: the cases, Script-Fu helpers,
+    GIMP 2.10 runner and independent counts the other scripts build on."""
+    spec = importlib.util.spec_from_file_location("gimp_tests",
+                                                  os.path.join(HERE, "gimp-tests.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_counts(path, fmt=None, bins=None):
+    """The plug-in's JSON or CSV file: ({channel name: counts}, the JSON or None, the CSV's rows
+    or None).  fmt: "json" or "csv" (None: by the file's ending); bins: the rows a CSV must
+    have (None: any number)."""
+    if fmt is None:
+        fmt = "json" if path.endswith(".json") else "csv"
+    with open(path) as f:
+        text = f.read()
+    if fmt == "json":
+        data = json.loads(text)
+        return {ch["name"]: ch["counts"] for ch in data["channels"]}, data, None
+    lines = text.strip().split("\n")
+    header = lines[0].split(",")
+    if header[0] != "bin":
+        raise ValueError("%s: CSV header %s" % (path, header))
+    if bins is not None and len(lines) - 1 != bins:
+        raise ValueError("%s: CSV has %d rows, expected %d" % (path, len(lines) - 1, bins))
+    counts = {n: [] for n in header[1:]}
+    for i, line in enumerate(lines[1:]):
+        cells = line.split(",")
+        if int(cells[0]) != i:
+            raise ValueError("%s: CSV row %d is bin %s" % (path, i, cells[0]))
+        for n, v in zip(header[1:], cells[1:]):
+            counts[n].append(int(v))
+    return counts, None, len(lines) - 1
+
+
+def stop_when_done(proc, marker, timeout, grace):
+    """Waits until GIMP (proc) ends or writes marker, timeout seconds at the most, then grace
+    seconds more for it to end by itself; then terminates it (killed if it lingers 20 s more).
+    Returns whether it had to be stopped."""
+    deadline = time.time() + timeout
+    while time.time() < deadline and proc.poll() is None and not os.path.exists(marker):
+        time.sleep(0.1)
+    try:
+        proc.wait(timeout=grace)
+        return False
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        return True
+
+
+def run_python_fu(profile, script, marker, log, timeout=400, quit=True):
+    """Headless GIMP 3.0 (gimp-console-3.0, profile as GIMP3_DIRECTORY, no fonts) runs the
+    Python-Fu script with python-fu-eval, its output in log.  With quit, GIMP is given --quit and
+    30 s after marker appears to end by itself; without (python-fu-eval does not quit by itself),
+    1 s.  Returns whether marker exists."""
+    env = dict(os.environ, GIMP3_DIRECTORY=profile, LC_ALL="C.UTF-8")
+    env.pop("DISPLAY", None)
+    argv = ["gimp-console-3.0", "-i", "-d", "-f", "--batch-interpreter=python-fu-eval",
+            "-b", "exec(open(%r).read())" % script] + (["--quit"] if quit else [])
+    with open(log, "w") as f:
+        proc = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT, env=env)
+        stop_when_done(proc, marker, timeout, 30 if quit else 1)
+    return os.path.exists(marker)
+
+
+# Python-Fu for the scripts run in GIMP 3.0 (after `from gi.repository import Gimp, GObject`):
+# doubles(value) is a procedure's returned double array as a list.
+PYFU_DOUBLES = r"""
+# Named once, so that PyGObject hands the double arrays back as Gimp.DoubleArray, not as an
+# opaque boxed pointer.
+DOUBLE_ARRAY = Gimp.DoubleArray
+
+def doubles(value):
+    try:
+        return list(value.get_values())
+    except (AttributeError, TypeError):
+        gv = GObject.Value(DOUBLE_ARRAY.__gtype__)
+        gv.set_boxed(value)
+        return list(Gimp.value_get_double_array(gv))
+"""
