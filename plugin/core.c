@@ -220,10 +220,8 @@ buffer_int_property (GeglBuffer *buffer, const char *name, int fallback)
   return value;
 }
 
-/* Rows of the next band starting at row y (buffer coordinates): at most `limit`, and ending on a
- * tile boundary whenever that is possible, so that every tile is read once, whole. */
-static int
-band_rows (int y, int limit, int tile_height, int shift_y)
+int
+gpuhist_band_rows (int y, int limit, int tile_height, int shift_y)
 {
   int offset;
   int first;
@@ -237,6 +235,23 @@ band_rows (int y, int limit, int tile_height, int shift_y)
   if (first >= limit)
     return limit;
   return first + (limit - first) / tile_height * tile_height;
+}
+
+void
+gpuhist_tile_geometry (GeglBuffer *buffer, int *tile_height, int *shift_y)
+{
+  *tile_height = MAX (1, buffer_int_property (buffer, "tile-height", 64));
+  *shift_y = buffer_int_property (buffer, "shift-y", 0);
+}
+
+int
+gpuhist_strip_rows (size_t row_bytes, int tile_height)
+{
+  int rows = (int) MAX ((size_t) 1, STRIP_TARGET_BYTES / row_bytes);
+
+  if (rows > tile_height)
+    rows -= rows % tile_height;
+  return rows;
 }
 
 typedef struct
@@ -290,8 +305,8 @@ fetch_rows (Stream *stream, int y, int rows, uint8_t *strip, GError **error)
       int done = 0;
       while (done < rows)
         {
-          int n = band_rows (y + done, MIN (stream->scratch_rows, rows - done), stream->tile_height,
-                             stream->shift_y);
+          int n = gpuhist_band_rows (y + done, MIN (stream->scratch_rows, rows - done),
+                                     stream->tile_height, stream->shift_y);
           GeglRectangle rect = { source->area.x, y + done, width, n };
           size_t samples = (size_t) n * row_samples;
           uint8_t *dst = strip + (size_t) done * row_bytes;
@@ -360,8 +375,8 @@ measure_once (gh_engine *engine, Stream *stream, gh_result *result, gh_error *gh
                      sizeof gherr->message);
           return gherr->status;
         }
-      rows = band_rows (y, MIN (MIN (max_rows, stream->strip_rows), end - y), stream->tile_height,
-                        stream->shift_y);
+      rows = gpuhist_band_rows (y, MIN (MIN (max_rows, stream->strip_rows), end - y),
+                                stream->tile_height, stream->shift_y);
       if (!fetch_rows (stream, y, rows, strip, error))
         {
           gh_run_abort (run);
@@ -421,8 +436,7 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
   memset (&stream, 0, sizeof stream);
   stream.source = source;
   stream.monitor = monitor;
-  stream.tile_height = MAX (1, buffer_int_property (source->buffer, "tile-height", 64));
-  stream.shift_y = buffer_int_property (source->buffer, "shift-y", 0);
+  gpuhist_tile_geometry (source->buffer, &stream.tile_height, &stream.shift_y);
   /* More than 256 bins of a layer of more than 8 bits: 16-bit samples.  Everything else
    * (256 bins, or an 8-bit or indexed layer) takes the 8-bit path. */
   if (bins > GH_BINS && source->fetch_format16 != NULL)
@@ -449,9 +463,7 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
                   && stream.fetch_bpp == source->channels * stream.bytes_per_sample;
 
   row_bytes = (size_t) source->area.width * source->channels * stream.bytes_per_sample;
-  stream.strip_rows = (int) MAX ((size_t) 1, STRIP_TARGET_BYTES / row_bytes);
-  if (stream.strip_rows > stream.tile_height)
-    stream.strip_rows -= stream.strip_rows % stream.tile_height;
+  stream.strip_rows = gpuhist_strip_rows (row_bytes, stream.tile_height);
 
   if (!stream.direct)
     {

@@ -124,6 +124,25 @@ gboolean gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const G
                               GpuhistDrawableKind kind, gboolean linear, const gchar *name,
                               GError **error);
 
+/* How the core cuts a source into strips (core.c), also used by gpuhist_source_fetch_only: the
+ * buffer's tile height and row offset; the rows of a strip of `row_bytes`-byte rows (about
+ * 8 MiB, whole tiles); the rows of the band starting at buffer row y, at most `limit`, ending on a
+ * tile boundary whenever that is possible, so that every tile is read once, whole. */
+void gpuhist_tile_geometry (GeglBuffer *buffer, int *tile_height, int *shift_y);
+int gpuhist_strip_rows (size_t row_bytes, int tile_height);
+int gpuhist_band_rows (int y, int limit, int tile_height, int shift_y);
+
+/* For benchmarks only (tools/bench-gimp; plugin/source.c): with GPUHIST_FETCH_ONLY=1 in the
+ * plug-in's environment, a non-interactive run reads the source in the core's tile-aligned strips
+ * and fetch format (without narrowing high bit depths), counts nothing, and returns empty counts,
+ * the backend "fetch only (GPUHIST_FETCH_ONLY=1)" and timings of -1 but the last: the time spent
+ * in gegl_buffer_get, in ms (gpuhist_source_fetch_only_timings). */
+gboolean gpuhist_source_fetch_only_requested (void);
+gboolean gpuhist_source_fetch_only (const GpuhistSource *source, GpuhistReport *report,
+                                    double *fetch_ms, GError **error);
+gdouble *gpuhist_source_fetch_only_timings (double fetch_ms, gint *n_timings);
+#define GPUHIST_FETCH_ONLY_BACKEND "fetch only (GPUHIST_FETCH_ONLY=1)"
+
 /* The values returned to the PDB: counts as doubles (n_channels * bins, channel by channel, exact
  * up to 2^53), and timings in ms: global atomics, privatized, fastest, read-only, upload, fetch
  * from GIMP; -1 where not run.  Return newly allocated arrays (g_free). */

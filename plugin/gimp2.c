@@ -218,6 +218,8 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   GError *error = NULL;
   gchar *drawable_name;
   gint n;
+  gboolean fetch_only = FALSE; /* GPUHIST_FETCH_ONLY=1: benchmarks only (core.h) */
+  double fetch_only_ms = 0.0;
 
   (void) name;
   *return_vals = values;
@@ -316,11 +318,17 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
 
   gimp_progress_init_printf (_ ("Counting the levels of \"%s\""), source.drawable_name);
 
-  /* Interactive: measure first (GIMP's progress bar shows it), then the dialog shows the report,
-   * measures again on request and exports.  Without the dialog, interactive runs like the
-   * other modes. */
+  /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels.  Interactive:
+   * measure first (GIMP's progress bar shows it), then the dialog shows the report, measures
+   * again on request and exports.  Without the dialog, interactive runs like the other modes. */
+  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_source_fetch_only_requested ();
+  if (fetch_only)
+    {
+      if (!gpuhist_source_fetch_only (&source, &report, &fetch_only_ms, &error))
+        goto failed;
+    }
 #ifdef GPUHIST_HAVE_DIALOG
-  if (run_mode == GIMP_RUN_INTERACTIVE)
+  else if (run_mode == GIMP_RUN_INTERACTIVE)
     {
       GpuhistDialogParams hooks = { 0 };
 
@@ -333,9 +341,8 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
         goto failed;
       save_settings (&settings, &saved);
     }
-  else
 #endif
-      if (!gpuhist_core_run (&source, &settings, &monitor, NULL, &report, &error))
+  else if (!gpuhist_core_run (&source, &settings, &monitor, NULL, &report, &error))
     goto failed;
 
   if (run_mode == GIMP_RUN_INTERACTIVE)
@@ -358,7 +365,8 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   backend_line = g_strdup (report.layer.backend);
   values[4].type = GIMP_PDB_STRING;
   values[4].data.d_string = backend_line;
-  timings_array = gpuhist_report_timings (&report, &n);
+  timings_array = fetch_only ? gpuhist_source_fetch_only_timings (fetch_only_ms, &n)
+                             : gpuhist_report_timings (&report, &n);
   values[5].type = GIMP_PDB_INT32;
   values[5].data.d_int32 = n;
   values[6].type = GIMP_PDB_FLOATARRAY;

@@ -249,6 +249,8 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
   gdouble *counts;
   gdouble *timings;
   gint n;
+  gboolean fetch_only = FALSE; /* GPUHIST_FETCH_ONLY=1: benchmarks only (core.h) */
+  double fetch_only_ms = 0.0;
 
   (void) image;
   (void) run_data;
@@ -316,8 +318,14 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
 
   gimp_progress_init_printf (_ ("Counting the levels of \"%s\""), source.drawable_name);
 
+  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_source_fetch_only_requested ();
+  if (fetch_only)
+    {
+      if (!gpuhist_source_fetch_only (&source, &report, &fetch_only_ms, &error))
+        goto failed;
+    }
 #ifdef GPUHIST_HAVE_DIALOG
-  if (run_mode == GIMP_RUN_INTERACTIVE)
+  else if (run_mode == GIMP_RUN_INTERACTIVE)
     {
       GpuhistDialogParams hooks = { 0 };
 
@@ -330,8 +338,8 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
         goto failed;
       save_settings (&settings, config);
     }
-  else
 #endif
+  else
     {
       if (!gpuhist_core_run (&source, &settings, &monitor, note, &report, &error))
         goto failed;
@@ -340,10 +348,13 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
 
   values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS, NULL);
   counts = gpuhist_report_counts (&report, &n);
+  if (n == 0) /* no counts (GPUHIST_FETCH_ONLY): GIMP's empty arrays take NULL data */
+    g_clear_pointer (&counts, g_free);
   GIMP_VALUES_SET_INT (values, 1, report.channels);
   GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 2, counts, n);
   GIMP_VALUES_SET_STRING (values, 3, report.layer.backend);
-  timings = gpuhist_report_timings (&report, &n);
+  timings = fetch_only ? gpuhist_source_fetch_only_timings (fetch_only_ms, &n)
+                       : gpuhist_report_timings (&report, &n);
   GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 4, timings, n);
   goto done;
 
