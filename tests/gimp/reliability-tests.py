@@ -614,6 +614,25 @@ def run_dialog(args, chk):
     return 1 if 1 in (closed, fallback) else 0
 
 
+def plasma_dialog_script(gimp):
+    """Script-Fu for the dialog cases: a 320 x 200 plasma layer (layer, fill) and the plug-in run
+    interactively on it (run), for GIMP 2.10 or 3.0."""
+    if gimp == "2":
+        layer = '(car (gimp-layer-new img 320 200 RGB-IMAGE "Plasma" 100 LAYER-MODE-NORMAL))'
+        fill = "(plug-in-plasma RUN-NONINTERACTIVE img layer 7 2.5)"
+        # positional: six arguments, or seven once `bins` (issue 8) is there
+        run = ('(if (= (list-ref (gimp-procedural-db-proc-info "plug-in-gpu-histogram") 6) 7)'
+               ' (plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE 256)'
+               ' (plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE))')
+    else:
+        layer = '(car (gimp-layer-new img "Plasma" 320 200 RGB-IMAGE 100 LAYER-MODE-NORMAL))'
+        # gegl:plasma renders 1024x768 unless told, and the layer grows to that
+        fill = ('(gimp-drawable-merge-new-filter layer "gegl:plasma" 0 LAYER-MODE-REPLACE 1.0 '
+                '"seed" 7 "turbulence" 2.5 "width" 320 "height" 200)')
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img (vector layer) "" 1 FALSE)'
+    return layer, fill, run
+
+
 def run_dialog_closed_image(args, chk, td, gimp):
     work = os.path.join(args.workdir, "dialog")
     shutil.rmtree(work, ignore_errors=True)
@@ -629,19 +648,7 @@ def run_dialog_closed_image(args, chk, td, gimp):
     env["GIMP2_DIRECTORY" if args.gimp == "2" else "GIMP3_DIRECTORY"] = profile
 
     p = lambda n: sf_str(os.path.join(work, n))
-    if args.gimp == "2":
-        layer = '(car (gimp-layer-new img 320 200 RGB-IMAGE "Plasma" 100 LAYER-MODE-NORMAL))'
-        fill = "(plug-in-plasma RUN-NONINTERACTIVE img layer 7 2.5)"
-        # positional: six arguments, or seven once `bins` (issue 8) is there
-        run = ('(if (= (list-ref (gimp-procedural-db-proc-info "plug-in-gpu-histogram") 6) 7)'
-               ' (plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE 256)'
-               ' (plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE))')
-    else:
-        layer = '(car (gimp-layer-new img "Plasma" 320 200 RGB-IMAGE 100 LAYER-MODE-NORMAL))'
-        # gegl:plasma renders 1024x768 unless told, and the layer grows to that
-        fill = ('(gimp-drawable-merge-new-filter layer "gegl:plasma" 0 LAYER-MODE-REPLACE 1.0 '
-                '"seed" 7 "turbulence" 2.5 "width" 320 "height" 200)')
-        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img (vector layer) "" 1 FALSE)'
+    layer, fill, run = plasma_dialog_script(args.gimp)
     script = """
 (define (gh-note file obj)
   (let ((port (open-output-file file))) (write obj port) (newline port) (close-output-port port)))
@@ -828,18 +835,7 @@ def run_dialog_fallback(args, chk, td, gimp):
     want_label = r"^The CPU ran this, not a GPU\.\s+" + sim_fell_back("kernel")[1:]
 
     p = lambda n: sf_str(os.path.join(work, n))
-    if args.gimp == "2":
-        layer = '(car (gimp-layer-new img 320 200 RGB-IMAGE "Plasma" 100 LAYER-MODE-NORMAL))'
-        fill = "(plug-in-plasma RUN-NONINTERACTIVE img layer 7 2.5)"
-        run = ('(if (= (list-ref (gimp-procedural-db-proc-info "plug-in-gpu-histogram") 6) 7)'
-               ' (plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE 256)'
-               ' (plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE))')
-    else:
-        layer = '(car (gimp-layer-new img "Plasma" 320 200 RGB-IMAGE 100 LAYER-MODE-NORMAL))'
-        # gegl:plasma renders 1024x768 unless told, and the layer grows to that
-        fill = ('(gimp-drawable-merge-new-filter layer "gegl:plasma" 0 LAYER-MODE-REPLACE 1.0 '
-                '"seed" 7 "turbulence" 2.5 "width" 320 "height" 200)')
-        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img (vector layer) "" 1 FALSE)'
+    layer, fill, run = plasma_dialog_script(args.gimp)
     size = ("(list (car (gimp-drawable-width layer)) (car (gimp-drawable-height layer)))"
             if args.gimp == "2" else
             "(list (car (gimp-drawable-get-width layer)) (car (gimp-drawable-get-height layer)))")
