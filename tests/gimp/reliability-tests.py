@@ -614,6 +614,21 @@ def run_dialog(args, chk):
     return 1 if 1 in (closed, fallback) else 0
 
 
+def dialog_environment(work):
+    """A fresh work folder and an environment whose home, config, cache, data and runtime folders
+    are inside it, in the C.UTF-8 locale, for one GIMP session with the dialog."""
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    env = dict(os.environ)
+    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"):
+        env[name] = os.path.join(work, name.lower())
+        os.makedirs(env[name], mode=0o700, exist_ok=True)
+    env["LANG"] = "C.UTF-8"
+    env.pop("LC_ALL", None)
+    env.pop("LANGUAGE", None)
+    return env
+
+
 def plasma_dialog_script(gimp):
     """Script-Fu for the dialog cases: a 320 x 200 plasma layer (layer, fill) and the plug-in run
     interactively on it (run), for GIMP 2.10 or 3.0."""
@@ -635,15 +650,7 @@ def plasma_dialog_script(gimp):
 
 def run_dialog_closed_image(args, chk, td, gimp):
     work = os.path.join(args.workdir, "dialog")
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    env = dict(os.environ)
-    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"):
-        env[name] = os.path.join(work, name.lower())
-        os.makedirs(env[name], mode=0o700, exist_ok=True)
-    env["LANG"] = "C.UTF-8"
-    env.pop("LC_ALL", None)
-    env.pop("LANGUAGE", None)
+    env = dialog_environment(work)
     profile = gt.make_profile(work, args.gimp, args.plugin)
     env["GIMP2_DIRECTORY" if args.gimp == "2" else "GIMP3_DIRECTORY"] = profile
 
@@ -815,15 +822,7 @@ def run_dialog_fallback(args, chk, td, gimp):
     back) must say the same; the interactive call's backend return value too; the image stays
     clean and GIMP runs on."""
     work = os.path.join(args.workdir, "dialog-fallback")
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    env = dict(os.environ)
-    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"):
-        env[name] = os.path.join(work, name.lower())
-        os.makedirs(env[name], mode=0o700, exist_ok=True)
-    env["LANG"] = "C.UTF-8"
-    env.pop("LC_ALL", None)
-    env.pop("LANGUAGE", None)
+    env = dialog_environment(work)
     env["NO_AT_BRIDGE"] = "0"
     env["GTK_MODULES"] = "gail:atk-bridge"  # GTK 2 loads these; GTK 3 has them built in
     env.pop("DBUS_SESSION_BUS_ADDRESS", None)
