@@ -220,8 +220,10 @@ buffer_int_property (GeglBuffer *buffer, const char *name, int fallback)
   return value;
 }
 
-int
-gpuhist_band_rows (int y, int limit, int tile_height, int shift_y)
+/* Rows of the next band starting at row y (buffer coordinates): at most `limit`, and ending on a
+ * tile boundary whenever that is possible, so that every tile is read once, whole. */
+static int
+band_rows (int y, int limit, int tile_height, int shift_y)
 {
   int offset;
   int first;
@@ -235,23 +237,6 @@ gpuhist_band_rows (int y, int limit, int tile_height, int shift_y)
   if (first >= limit)
     return limit;
   return first + (limit - first) / tile_height * tile_height;
-}
-
-void
-gpuhist_tile_geometry (GeglBuffer *buffer, int *tile_height, int *shift_y)
-{
-  *tile_height = MAX (1, buffer_int_property (buffer, "tile-height", 64));
-  *shift_y = buffer_int_property (buffer, "shift-y", 0);
-}
-
-int
-gpuhist_strip_rows (size_t row_bytes, int tile_height)
-{
-  int rows = (int) MAX ((size_t) 1, STRIP_TARGET_BYTES / row_bytes);
-
-  if (rows > tile_height)
-    rows -= rows % tile_height;
-  return rows;
 }
 
 typedef struct
@@ -284,6 +269,58 @@ progress (const GpuhistMonitor *monitor, double fraction)
     monitor->progress (fraction, monitor->user_data);
 }
 
+/* Sets up reading source in strips of `bytes_per_sample`-byte samples fetched as fetch_format:
+ * straight into the strip when that is the samples' own layout, else through a scratch buffer
+ * and a conversion.  Free with g_free (stream->scratch). */
+static gboolean
+stream_init (Stream *stream, const GpuhistSource *source, const GpuhistMonitor *monitor,
+             const Babl *fetch_format, int bytes_per_sample, GError **error)
+{
+  size_t row_bytes = (size_t) source->area.width * source->channels * bytes_per_sample;
+
+  memset (stream, 0, sizeof *stream);
+  stream->source = source;
+  stream->monitor = monitor;
+  stream->tile_height = MAX (1, buffer_int_property (source->buffer, "tile-height", 64));
+  stream->shift_y = buffer_int_property (source->buffer, "shift-y", 0);
+  stream->fetch_format = fetch_format;
+  stream->bytes_per_sample = bytes_per_sample;
+  stream->type = babl_get_name (babl_format_get_type (fetch_format, 0));
+  stream->fetch_bpp = babl_format_get_bytes_per_pixel (fetch_format);
+  stream->direct = babl_format_get_n_components (fetch_format) == source->channels
+                   && strcmp (stream->type, bytes_per_sample == 2 ? "u16" : "u8") == 0
+                   && stream->fetch_bpp == source->channels * bytes_per_sample;
+  stream->strip_rows = (int) MAX ((size_t) 1, STRIP_TARGET_BYTES / row_bytes);
+  if (stream->strip_rows > stream->tile_height)
+    stream->strip_rows -= stream->strip_rows % stream->tile_height;
+
+  if (!stream->direct)
+    {
+      size_t fetch_row = (size_t) source->area.width * stream->fetch_bpp;
+
+      if (babl_format_get_n_components (fetch_format) != source->channels || stream->fetch_bpp <= 0)
+        {
+          g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
+                       _ ("Internal error: the fetch format does not have %d channels."),
+                       source->channels);
+          return FALSE;
+        }
+      stream->scratch_rows = (int) MIN ((size_t) source->area.height,
+                                        MAX ((size_t) 1, SCRATCH_TARGET_BYTES / fetch_row));
+      if (stream->scratch_rows > stream->tile_height)
+        stream->scratch_rows -= stream->scratch_rows % stream->tile_height;
+      stream->scratch = g_try_malloc ((size_t) stream->scratch_rows * fetch_row);
+      if (stream->scratch == NULL)
+        {
+          g_set_error (error, GPUHIST_ERROR, GH_ERROR_OUT_OF_MEMORY,
+                       _ ("Not enough memory to read %d rows of %d pixels."), stream->scratch_rows,
+                       source->area.width);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* Reads `rows` rows from buffer row y into strip (packed rows of 8-bit or 16-bit samples). */
 static gboolean
 fetch_rows (Stream *stream, int y, int rows, uint8_t *strip, GError **error)
@@ -305,8 +342,8 @@ fetch_rows (Stream *stream, int y, int rows, uint8_t *strip, GError **error)
       int done = 0;
       while (done < rows)
         {
-          int n = gpuhist_band_rows (y + done, MIN (stream->scratch_rows, rows - done),
-                                     stream->tile_height, stream->shift_y);
+          int n = band_rows (y + done, MIN (stream->scratch_rows, rows - done), stream->tile_height,
+                             stream->shift_y);
           GeglRectangle rect = { source->area.x, y + done, width, n };
           size_t samples = (size_t) n * row_samples;
           uint8_t *dst = strip + (size_t) done * row_bytes;
@@ -375,8 +412,8 @@ measure_once (gh_engine *engine, Stream *stream, gh_result *result, gh_error *gh
                      sizeof gherr->message);
           return gherr->status;
         }
-      rows = gpuhist_band_rows (y, MIN (MIN (max_rows, stream->strip_rows), end - y),
-                                stream->tile_height, stream->shift_y);
+      rows = band_rows (y, MIN (MIN (max_rows, stream->strip_rows), end - y), stream->tile_height,
+                        stream->shift_y);
       if (!fetch_rows (stream, y, rows, strip, error))
         {
           gh_run_abort (run);
@@ -409,7 +446,6 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
                       GpuhistReport *report, GError **error)
 {
   Stream stream;
-  size_t row_bytes;
   gint64 start;
   gboolean ok = FALSE;
   int repetitions;
@@ -433,10 +469,6 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
       return FALSE;
     }
 
-  memset (&stream, 0, sizeof stream);
-  stream.source = source;
-  stream.monitor = monitor;
-  gpuhist_tile_geometry (source->buffer, &stream.tile_height, &stream.shift_y);
   /* More than 256 bins of a layer of more than 8 bits: 16-bit samples.  Everything else
    * (256 bins, or an 8-bit or indexed layer) takes the 8-bit path. */
   if (bins > GH_BINS && source->fetch_format16 != NULL)
@@ -448,48 +480,11 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
           set_engine_error (error, &gherr);
           return FALSE;
         }
-      stream.fetch_format = source->fetch_format16;
-      stream.bytes_per_sample = 2;
+      if (!stream_init (&stream, source, monitor, source->fetch_format16, 2, error))
+        return FALSE;
     }
-  else
-    {
-      stream.fetch_format = source->fetch_format;
-      stream.bytes_per_sample = 1;
-    }
-  stream.type = babl_get_name (babl_format_get_type (stream.fetch_format, 0));
-  stream.fetch_bpp = babl_format_get_bytes_per_pixel (stream.fetch_format);
-  stream.direct = babl_format_get_n_components (stream.fetch_format) == source->channels
-                  && strcmp (stream.type, stream.bytes_per_sample == 2 ? "u16" : "u8") == 0
-                  && stream.fetch_bpp == source->channels * stream.bytes_per_sample;
-
-  row_bytes = (size_t) source->area.width * source->channels * stream.bytes_per_sample;
-  stream.strip_rows = gpuhist_strip_rows (row_bytes, stream.tile_height);
-
-  if (!stream.direct)
-    {
-      size_t fetch_row = (size_t) source->area.width * stream.fetch_bpp;
-
-      if (babl_format_get_n_components (stream.fetch_format) != source->channels
-          || stream.fetch_bpp <= 0)
-        {
-          g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
-                       _ ("Internal error: the fetch format does not have %d channels."),
-                       source->channels);
-          return FALSE;
-        }
-      stream.scratch_rows = (int) MIN ((size_t) source->area.height,
-                                       MAX ((size_t) 1, SCRATCH_TARGET_BYTES / fetch_row));
-      if (stream.scratch_rows > stream.tile_height)
-        stream.scratch_rows -= stream.scratch_rows % stream.tile_height;
-      stream.scratch = g_try_malloc ((size_t) stream.scratch_rows * fetch_row);
-      if (stream.scratch == NULL)
-        {
-          g_set_error (error, GPUHIST_ERROR, GH_ERROR_OUT_OF_MEMORY,
-                       _ ("Not enough memory to read %d rows of %d pixels."), stream.scratch_rows,
-                       source->area.width);
-          return FALSE;
-        }
-    }
+  else if (!stream_init (&stream, source, monitor, source->fetch_format, 1, error))
+    return FALSE;
 
   repetitions = settings ? MAX (0, settings->repetitions) : 0;
   gh_engine_set_methods (
@@ -541,6 +536,68 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
   report->requested_bins = bins;
   progress (monitor, 1.0);
   return TRUE;
+}
+
+/* --- fetch only, for tools/bench-gimp -------------------------------------------------------- */
+
+gboolean
+gpuhist_fetch_only_requested (void)
+{
+  const char *value = g_getenv ("GPUHIST_FETCH_ONLY");
+
+  return value != NULL && strcmp (value, "1") == 0;
+}
+
+gboolean
+gpuhist_core_fetch_only (const GpuhistSource *source, GpuhistReport *report, GError **error)
+{
+  /* The 256-bin path's strips and conversions, into one strip reused, with no engine. */
+  const GeglRectangle *area = &source->area;
+  Stream stream;
+  guint8 *strip;
+  gboolean ok = TRUE;
+
+  gpuhist_report_clear (report);
+  if (!stream_init (&stream, source, NULL, source->fetch_format, 1, error))
+    return FALSE;
+  stream.strip_rows = MIN (stream.strip_rows, area->height);
+  strip = g_try_malloc ((size_t) stream.strip_rows * area->width * source->channels);
+  if (strip == NULL)
+    {
+      g_set_error (error, GPUHIST_ERROR, GH_ERROR_OUT_OF_MEMORY,
+                   _ ("Not enough memory to read %d rows of %d pixels."), stream.strip_rows,
+                   area->width);
+      g_free (stream.scratch);
+      return FALSE;
+    }
+  for (int y = area->y, end = area->y + area->height; y < end && ok;)
+    {
+      int rows
+          = band_rows (y, MIN (stream.strip_rows, end - y), stream.tile_height, stream.shift_y);
+
+      ok = fetch_rows (&stream, y, rows, strip, error);
+      y += rows;
+    }
+  g_free (strip);
+  g_free (stream.scratch);
+  if (!ok)
+    return FALSE;
+  report->fetch_ms = stream.fetch_us / 1000.0;
+  report_set_channels (report, source);
+  g_strlcpy (report->layer.backend, GPUHIST_FETCH_ONLY_BACKEND, sizeof report->layer.backend);
+  return TRUE;
+}
+
+gdouble *
+gpuhist_fetch_only_timings (const GpuhistReport *report, gint *n_timings)
+{
+  gdouble *timings = g_new (gdouble, GPUHIST_N_RETURN_TIMINGS);
+
+  for (int i = 0; i < GPUHIST_N_RETURN_TIMINGS; i++)
+    timings[i] = -1.0;
+  timings[GPUHIST_N_RETURN_TIMINGS - 1] = report->fetch_ms;
+  *n_timings = GPUHIST_N_RETURN_TIMINGS;
+  return timings;
 }
 
 static gboolean

@@ -124,23 +124,16 @@ gboolean gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const G
                               GpuhistDrawableKind kind, gboolean linear, const gchar *name,
                               GError **error);
 
-/* How the core cuts a source into strips (core.c), also used by gpuhist_source_fetch_only: the
- * buffer's tile height and row offset; the rows of a strip of `row_bytes`-byte rows (about
- * 8 MiB, whole tiles); the rows of the band starting at buffer row y, at most `limit`, ending on a
- * tile boundary whenever that is possible, so that every tile is read once, whole. */
-void gpuhist_tile_geometry (GeglBuffer *buffer, int *tile_height, int *shift_y);
-int gpuhist_strip_rows (size_t row_bytes, int tile_height);
-int gpuhist_band_rows (int y, int limit, int tile_height, int shift_y);
-
-/* For benchmarks only (tools/bench-gimp; plugin/source.c): with GPUHIST_FETCH_ONLY=1 in the
- * plug-in's environment, a non-interactive run reads the source in the core's tile-aligned strips
- * and fetch format (without narrowing high bit depths), counts nothing, and returns empty counts,
- * the backend "fetch only (GPUHIST_FETCH_ONLY=1)" and timings of -1 but the last: the time spent
- * in gegl_buffer_get, in ms (gpuhist_source_fetch_only_timings). */
-gboolean gpuhist_source_fetch_only_requested (void);
-gboolean gpuhist_source_fetch_only (const GpuhistSource *source, GpuhistReport *report,
-                                    double *fetch_ms, GError **error);
-gdouble *gpuhist_source_fetch_only_timings (double fetch_ms, gint *n_timings);
+/* For benchmarks only (tools/bench-gimp): with GPUHIST_FETCH_ONLY=1 in the plug-in's environment
+ * (gpuhist_fetch_only_requested), a non-interactive run calls gpuhist_core_fetch_only instead of
+ * measuring: it reads the source exactly as a 256-bin run does (same strips, format and
+ * conversions) and counts nothing.  The report gets the channels, fetch_ms and the backend
+ * GPUHIST_FETCH_ONLY_BACKEND; gpuhist_fetch_only_timings returns timings of -1 but the last,
+ * the fetch. */
+gboolean gpuhist_fetch_only_requested (void);
+gboolean gpuhist_core_fetch_only (const GpuhistSource *source, GpuhistReport *report,
+                                  GError **error);
+gdouble *gpuhist_fetch_only_timings (const GpuhistReport *report, gint *n_timings);
 #define GPUHIST_FETCH_ONLY_BACKEND "fetch only (GPUHIST_FETCH_ONLY=1)"
 
 /* The values returned to the PDB: counts as doubles (n_channels * bins, channel by channel, exact

@@ -219,7 +219,6 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   gchar *drawable_name;
   gint n;
   gboolean fetch_only = FALSE; /* GPUHIST_FETCH_ONLY=1: benchmarks only (core.h) */
-  double fetch_only_ms = 0.0;
 
   (void) name;
   *return_vals = values;
@@ -321,10 +320,10 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels.  Interactive:
    * measure first (GIMP's progress bar shows it), then the dialog shows the report, measures
    * again on request and exports.  Without the dialog, interactive runs like the other modes. */
-  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_source_fetch_only_requested ();
+  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ();
   if (fetch_only)
     {
-      if (!gpuhist_source_fetch_only (&source, &report, &fetch_only_ms, &error))
+      if (!gpuhist_core_fetch_only (&source, &report, &error))
         goto failed;
     }
 #ifdef GPUHIST_HAVE_DIALOG
@@ -365,7 +364,7 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   backend_line = g_strdup (report.layer.backend);
   values[4].type = GIMP_PDB_STRING;
   values[4].data.d_string = backend_line;
-  timings_array = fetch_only ? gpuhist_source_fetch_only_timings (fetch_only_ms, &n)
+  timings_array = fetch_only ? gpuhist_fetch_only_timings (&report, &n)
                              : gpuhist_report_timings (&report, &n);
   values[5].type = GIMP_PDB_INT32;
   values[5].data.d_int32 = n;

@@ -250,7 +250,6 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
   gdouble *timings;
   gint n;
   gboolean fetch_only = FALSE; /* GPUHIST_FETCH_ONLY=1: benchmarks only (core.h) */
-  double fetch_only_ms = 0.0;
 
   (void) image;
   (void) run_data;
@@ -318,10 +317,10 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
 
   gimp_progress_init_printf (_ ("Counting the levels of \"%s\""), source.drawable_name);
 
-  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_source_fetch_only_requested ();
+  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ();
   if (fetch_only)
     {
-      if (!gpuhist_source_fetch_only (&source, &report, &fetch_only_ms, &error))
+      if (!gpuhist_core_fetch_only (&source, &report, &error))
         goto failed;
     }
 #ifdef GPUHIST_HAVE_DIALOG
@@ -353,7 +352,7 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
   GIMP_VALUES_SET_INT (values, 1, report.channels);
   GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 2, counts, n);
   GIMP_VALUES_SET_STRING (values, 3, report.layer.backend);
-  timings = fetch_only ? gpuhist_source_fetch_only_timings (fetch_only_ms, &n)
+  timings = fetch_only ? gpuhist_fetch_only_timings (&report, &n)
                        : gpuhist_report_timings (&report, &n);
   GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 4, timings, n);
   goto done;

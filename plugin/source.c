@@ -20,10 +20,6 @@
  * else "u16" from a u16 buffer in the other curve (babl converts), else "float" from u32, half,
  * float and double buffers (the core narrows it to 16 bits).  8-bit and indexed buffers have
  * none: they have 256 levels and count into 256 bins whatever was asked.
- *
- * For benchmarks only: with GPUHIST_FETCH_ONLY=1 in its environment, a non-interactive run only
- * reads the layer, as the core does for 256 bins, and counts nothing (gpuhist_source_fetch_only
- * below; tools/bench-gimp uses it to measure what reading from GIMP alone costs).
  */
 #include <string.h>
 
@@ -154,71 +150,4 @@ gpuhist_source_clear (GpuhistSource *source)
   source->buffer = NULL;
   source->fetch_format = NULL;
   source->fetch_format16 = NULL;
-}
-
-/* --- fetch only, for tools/bench-gimp -------------------------------------------------------- */
-
-gboolean
-gpuhist_source_fetch_only_requested (void)
-{
-  const char *value = g_getenv ("GPUHIST_FETCH_ONLY");
-
-  return value != NULL && strcmp (value, "1") == 0;
-}
-
-gboolean
-gpuhist_source_fetch_only (const GpuhistSource *source, GpuhistReport *report, double *fetch_ms,
-                           GError **error)
-{
-  /* The core's strips of 8-bit samples (whole tiles), in the source's fetch format, into one
-   * reused buffer. */
-  const GeglRectangle *area = &source->area;
-  int tile_height;
-  int shift_y;
-  int bpp = babl_format_get_bytes_per_pixel (source->fetch_format);
-  size_t row_bytes = (size_t) area->width * bpp;
-  int strip_rows;
-  guint8 *strip;
-  gint64 us = 0;
-
-  gpuhist_tile_geometry (source->buffer, &tile_height, &shift_y);
-  strip_rows = MIN (gpuhist_strip_rows ((size_t) area->width * source->channels, tile_height),
-                    area->height);
-
-  strip = g_try_malloc ((size_t) strip_rows * row_bytes);
-  if (strip == NULL)
-    {
-      g_set_error (error, GPUHIST_ERROR, GH_ERROR_OUT_OF_MEMORY,
-                   _ ("Not enough memory to read %d rows of %d pixels."), strip_rows, area->width);
-      return FALSE;
-    }
-  for (int y = area->y; y < area->y + area->height;)
-    {
-      int rows = gpuhist_band_rows (y, MIN (strip_rows, area->y + area->height - y), tile_height,
-                                    shift_y);
-      GeglRectangle rect = { area->x, y, area->width, rows };
-      gint64 start = g_get_monotonic_time ();
-
-      gegl_buffer_get (source->buffer, &rect, 1.0, source->fetch_format, strip, (gint) row_bytes,
-                       GEGL_ABYSS_NONE);
-      us += g_get_monotonic_time () - start;
-      y += rows;
-    }
-  g_free (strip);
-  *fetch_ms = us / 1000.0;
-  report->channels = source->channels;
-  g_strlcpy (report->layer.backend, GPUHIST_FETCH_ONLY_BACKEND, sizeof report->layer.backend);
-  return TRUE;
-}
-
-gdouble *
-gpuhist_source_fetch_only_timings (double fetch_ms, gint *n_timings)
-{
-  gdouble *timings = g_new (gdouble, GPUHIST_N_RETURN_TIMINGS);
-
-  for (int i = 0; i < GPUHIST_N_RETURN_TIMINGS; i++)
-    timings[i] = -1.0;
-  timings[GPUHIST_N_RETURN_TIMINGS - 1] = fetch_ms;
-  *n_timings = GPUHIST_N_RETURN_TIMINGS;
-  return timings;
 }
