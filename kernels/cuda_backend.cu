@@ -29,6 +29,7 @@ struct cuda_run
   gh_run_sink *sink;
   cudaStream_t stream;
   uint8_t *staging[2];
+  uint16_t *planar[2]; /* SLICED: each staged strip de-interleaved, what is uploaded */
   cudaEvent_t staging_free[2];
   int current;
   uint8_t *device_strip;
@@ -214,6 +215,8 @@ cuda_run_free (cuda_run *run)
     {
       if (run->staging[i])
         cudaFreeHost (run->staging[i]);
+      if (run->planar[i])
+        cudaFreeHost (run->planar[i]);
       if (run->staging_free[i])
         cudaEventDestroy (run->staging_free[i]);
     }
@@ -249,16 +252,26 @@ allocate_run (cuda_run *run, gh_error *error)
       GH_CUDA_CHECK (cudaMalloc (&too_much, static_cast<size_t> (1) << 56),
                      "allocating device memory");
     }
+  /* A planar strip pads each plane to 16 bytes. */
+  const size_t planar_bytes
+      = run->wide_fastest.planar
+            ? plan.channels * gh::planar_stride (plan.strip_capacity / (2 * plan.channels)) * 2
+            : 0;
   /* The second staging buffer only pays when the caller fills it while the GPU counts. */
   for (int i = 0; i < (plan.repetitions == 0 ? 2 : 1); i++)
     {
       GH_CUDA_CHECK (cudaHostAlloc (&run->staging[i], plan.strip_capacity, cudaHostAllocDefault),
                      "allocating pinned host memory");
+      if (planar_bytes)
+        GH_CUDA_CHECK (cudaHostAlloc (&run->planar[i], planar_bytes, cudaHostAllocDefault),
+                       "allocating pinned host memory");
       GH_CUDA_CHECK (cudaEventCreateWithFlags (&run->staging_free[i], cudaEventDisableTiming),
                      "creating an event");
     }
-  GH_CUDA_CHECK (cudaMalloc (&run->device_strip, plan.strip_capacity + 16),
-                 "allocating device memory for a strip");
+  GH_CUDA_CHECK (
+      cudaMalloc (&run->device_strip,
+                  (planar_bytes > plan.strip_capacity ? planar_bytes : plan.strip_capacity) + 16),
+      "allocating device memory for a strip");
   GH_CUDA_CHECK (cudaMalloc (&run->strip_bins, table * sizeof (unsigned int)),
                  "allocating device memory");
   GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table * sizeof (unsigned int), run->stream),
@@ -322,13 +335,15 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
     {
       status = gh::plan_wide (backend->properties, plan->channels, plan->bins, plan->strategy,
                               &run->wide_fastest, error);
-      /* The seed's pattern needs the whole table in one block; where it does not fit, the
-       * privatized row is left out rather than failed. */
+      /* The seed's pattern needs the whole table in one block, and interleaved strips; where it
+       * does not fit, or the strips are planar for SLICED, the privatized row is left out rather
+       * than failed. */
       gh_error ignored;
       if (status == GH_OK && (plan->methods & GH_METHOD_BIT (GH_METHOD_PRIVATIZED))
-          && gh::plan_wide (backend->properties, plan->channels, plan->bins, GH_STRATEGY_SHARED,
-                            &run->wide_privatized, &ignored)
-                 != GH_OK)
+          && (run->wide_fastest.planar
+              || gh::plan_wide (backend->properties, plan->channels, plan->bins, GH_STRATEGY_SHARED,
+                                &run->wide_privatized, &ignored)
+                     != GH_OK))
         {
           run->plan.methods &= ~GH_METHOD_BIT (GH_METHOD_PRIVATIZED);
           free (sink->counts[GH_METHOD_PRIVATIZED]);
@@ -387,16 +402,18 @@ launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
                        bytes, run->strip_bins, run->read_sink, run->stream);
   else
     {
-      const uint16_t *samples = reinterpret_cast<const uint16_t *> (run->device_strip);
-      const size_t n = bytes / 2;
+      const size_t pixels = bytes / (2 * channels);
+      const gh::wide_strip strip
+          = { reinterpret_cast<const uint16_t *> (run->device_strip), pixels, channels,
+              run->wide_fastest.planar ? gh::planar_stride (pixels) : 0 };
       const int bins = run->plan.bins, shift = run->plan.shift;
       if (method == GH_METHOD_GLOBAL_ATOMICS)
-        gh::launch_wide_global_atomics (channels, samples, n, shift, bins, run->strip_bins,
+        gh::launch_wide_global_atomics (strip, shift, bins, run->strip_bins,
                                         gh::full_grid (backend->properties, 256), 256, run->stream);
       else
-        gh::launch_wide_fastest (
-            channels, method == GH_METHOD_FASTEST ? run->wide_fastest : run->wide_privatized,
-            samples, n, shift, bins, run->strip_bins, run->scratch, run->stream);
+        gh::launch_wide_fastest (method == GH_METHOD_FASTEST ? run->wide_fastest
+                                                             : run->wide_privatized,
+                                 strip, shift, bins, run->strip_bins, run->scratch, run->stream);
     }
   GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
   return GH_OK;
@@ -478,12 +495,24 @@ cuda_strip (void *data, size_t bytes, gh_error *error)
   run->strips++;
 
   const uint8_t *source = run->staging[run->current];
+  size_t upload = bytes;
+  if (run->wide_fastest.planar)
+    {
+      /* SLICED counts one plane a block: de-interleave here, while the GPU counts the last strip
+       * (the copy the caller made into staging is the one pass the pixels needed anyway). */
+      const int channels = run->plan.channels;
+      const size_t pixels = bytes / (2 * channels), stride = gh::planar_stride (pixels);
+      gh::deinterleave16 (reinterpret_cast<const uint16_t *> (source), pixels, channels, stride,
+                          run->planar[run->current]);
+      source = reinterpret_cast<const uint8_t *> (run->planar[run->current]);
+      upload = channels * stride * 2;
+    }
   if (run->plan.fault == GH_FAULT_COPY && run->strips == run->plan.fault_after)
     source = nullptr; /* a copy from nowhere: the real failed-copy path */
   if (timed)
     GH_CUDA_CHECK (cudaEventRecord (run->upload_start, run->stream), "recording an event");
   GH_CUDA_CHECK (
-      cudaMemcpyAsync (run->device_strip, source, bytes, cudaMemcpyHostToDevice, run->stream),
+      cudaMemcpyAsync (run->device_strip, source, upload, cudaMemcpyHostToDevice, run->stream),
       "uploading a strip");
   if (timed)
     GH_CUDA_CHECK (cudaEventRecord (run->upload_stop, run->stream), "recording an event");

@@ -3,6 +3,8 @@
 #include "wide_kernels.cuh"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace gh
 {
@@ -14,6 +16,7 @@ constexpr int kWideThreads = 256;    /* narrow, global copies */
 constexpr int kSlicedThreads = 1024; /* shared, sliced */
 constexpr int kGlobalCopies = 16;
 
+/* The interleaved strategies; SLICED is launched by launch_wide_fastest itself. */
 template <int C>
 void
 launch_for (const wide_plan &plan, const uint16_t *in, size_t n, int shift, int bins,
@@ -31,10 +34,9 @@ launch_for (const wide_plan &plan, const uint16_t *in, size_t n, int shift, int 
       merge_copies_kernel<<<(C * bins + 255) / 256, 256, 0, stream>>> (scratch, plan.copies,
                                                                        C * bins, out);
       break;
-    default: /* SHARED is SLICED with one slice */
-      wide_sliced_kernel<C, kSlicedThreads>
-          <<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (in, n, shift, bins,
-                                                                      plan.slice, plan.passes, out);
+    default:
+      wide_shared_kernel<C, kSlicedThreads>
+          <<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (in, n, shift, bins, out);
       break;
     }
 }
@@ -48,13 +50,15 @@ kernel_for (gh_strategy strategy)
     case GH_STRATEGY_NARROW: return reinterpret_cast<const void *> (wide_narrow_kernel<C>);
     case GH_STRATEGY_GLOBAL_COPIES:
       return reinterpret_cast<const void *> (wide_global_copies_kernel<C>);
-    default: return reinterpret_cast<const void *> (wide_sliced_kernel<C, kSlicedThreads>);
+    default: return reinterpret_cast<const void *> (wide_shared_kernel<C, kSlicedThreads>);
     }
 }
 
 const void *
 kernel_for (int channels, gh_strategy strategy)
 {
+  if (strategy == GH_STRATEGY_SLICED)
+    return reinterpret_cast<const void *> (wide_planar_sliced_kernel<kSlicedThreads>);
   switch (channels)
     {
     case 1: return kernel_for<1> (strategy);
@@ -64,21 +68,34 @@ kernel_for (int channels, gh_strategy strategy)
     }
 }
 
+/* The shared memory a block may ask for.  GPUHIST_TEST_SHARED_KIB (tests only) lowers it, so that
+ * the H200 stands in for GPUs with less (a T4 allows 64 KiB a block) and slices come out uneven. */
+size_t
+shared_limit (const cudaDeviceProp &device)
+{
+  size_t limit = device.sharedMemPerBlockOptin;
+  const char *cap = getenv ("GPUHIST_TEST_SHARED_KIB");
+  const long kib = cap ? strtol (cap, nullptr, 10) : 0;
+  if (kib > 0 && static_cast<size_t> (kib) * 1024 < limit)
+    limit = static_cast<size_t> (kib) * 1024;
+  return limit;
+}
+
 } // namespace
 
 gh_status
 plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy requested,
            wide_plan *plan, gh_error *error)
 {
-  const size_t limit = device.sharedMemPerBlockOptin;
+  const size_t limit = shared_limit (device);
   const size_t table32 = static_cast<size_t> (channels) * bins * 4;
   const size_t table16 = table32 / 2;
-  /* The widest slice of 32-bit counters a block can hold, in bins a channel. */
-  const int max_slice = static_cast<int> (limit / (static_cast<size_t> (channels) * 4));
-  const int slices = (bins + max_slice - 1) / max_slice;
+  /* The widest slice of one channel's 32-bit counters a block can hold. */
+  const int max_slice = static_cast<int> (limit / 4);
+  const int parts = (bins + max_slice - 1) / max_slice;
 
-  /* Measured on an H200 (docs/BENCHMARKS.md): slices in one launch beat 16-bit counters and the
-   * global copies on every input once the 32-bit table stops fitting. */
+  /* Measured on an H200 (docs/BENCHMARKS.md): planar slices beat 16-bit counters and the global
+   * copies on every input once the 32-bit table stops fitting. */
   gh_strategy strategy = requested;
   if (strategy == GH_STRATEGY_AUTO)
     strategy = table32 <= limit ? GH_STRATEGY_SHARED : GH_STRATEGY_SLICED;
@@ -116,10 +133,12 @@ plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy req
       plan->flush_every = (65535 - 8) / (kWideThreads * 8);
       break;
     case GH_STRATEGY_SLICED:
-      /* Equal slices, as few as fit. */
-      plan->passes = slices;
-      plan->slice = (bins + slices - 1) / slices;
-      plan->shared_bytes = static_cast<size_t> (channels) * plan->slice * 4;
+      /* Equal slices of one channel's bins, as few as fit. */
+      plan->planar = true;
+      plan->parts = parts;
+      plan->passes = channels * parts;
+      plan->slice = (bins + parts - 1) / parts;
+      plan->shared_bytes = static_cast<size_t> (plan->slice) * 4;
       break;
     default:
       plan->strategy = GH_STRATEGY_GLOBAL_COPIES;
@@ -146,7 +165,7 @@ plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy req
       return error->status;
     }
   plan->blocks = per_sm * device.multiProcessorCount;
-  if (plan->strategy == GH_STRATEGY_SHARED || plan->strategy == GH_STRATEGY_SLICED)
+  if (plan->strategy == GH_STRATEGY_SLICED)
     {
       /* Whole groups of one block a slice. */
       plan->blocks -= plan->blocks % plan->passes;
@@ -162,8 +181,8 @@ describe_wide_plan (const wide_plan &plan, int channels, int bins, char *out, si
   switch (plan.strategy)
     {
     case GH_STRATEGY_SLICED:
-      snprintf (out, size, "sliced, %d ch x %d bins, %d slices of %d bins in one launch", channels,
-                bins, plan.passes, plan.slice);
+      snprintf (out, size, "sliced, %d ch x %d bins, planar, %d slice%s of %d a channel", channels,
+                bins, plan.parts, plan.parts == 1 ? "" : "s", plan.slice);
       break;
     case GH_STRATEGY_GLOBAL_COPIES:
       snprintf (out, size, "global copies, %d ch x %d bins, %d copies", channels, bins,
@@ -185,37 +204,88 @@ wide_scratch_bytes (const wide_plan &plan, int channels, int bins)
 }
 
 void
-launch_wide_global_atomics (int channels, const uint16_t *in, size_t samples, int shift, int bins,
-                            unsigned int *out, int blocks, int threads, cudaStream_t stream)
+deinterleave16 (const uint16_t *in, size_t pixels, int channels, size_t plane_stride, uint16_t *out)
 {
+  /* One loop a channel count, so that the compiler unrolls the pixel. */
   switch (channels)
     {
-    case 1:
-      wide_global_atomics_kernel<1><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out);
-      break;
+    case 1: memcpy (out, in, pixels * sizeof *in); break;
     case 2:
-      wide_global_atomics_kernel<2><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out);
+      for (size_t i = 0; i < pixels; i++)
+        {
+          out[i] = in[2 * i];
+          out[plane_stride + i] = in[2 * i + 1];
+        }
       break;
     case 3:
-      wide_global_atomics_kernel<3><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out);
+      for (size_t i = 0; i < pixels; i++)
+        {
+          out[i] = in[3 * i];
+          out[plane_stride + i] = in[3 * i + 1];
+          out[2 * plane_stride + i] = in[3 * i + 2];
+        }
       break;
     default:
-      wide_global_atomics_kernel<4><<<blocks, threads, 0, stream>>> (in, samples, shift, bins, out);
+      for (size_t i = 0; i < pixels; i++)
+        {
+          out[i] = in[4 * i];
+          out[plane_stride + i] = in[4 * i + 1];
+          out[2 * plane_stride + i] = in[4 * i + 2];
+          out[3 * plane_stride + i] = in[4 * i + 3];
+        }
       break;
     }
 }
 
 void
-launch_wide_fastest (int channels, const wide_plan &plan, const uint16_t *in, size_t samples,
-                     int shift, int bins, unsigned int *out, unsigned int *scratch,
-                     cudaStream_t stream)
+launch_wide_global_atomics (const wide_strip &strip, int shift, int bins, unsigned int *out,
+                            int blocks, int threads, cudaStream_t stream)
 {
-  switch (channels)
+  const uint16_t *in = strip.samples;
+  const size_t n = strip.pixels * strip.channels;
+  if (strip.plane_stride)
     {
-    case 1: launch_for<1> (plan, in, samples, shift, bins, out, scratch, stream); break;
-    case 2: launch_for<2> (plan, in, samples, shift, bins, out, scratch, stream); break;
-    case 3: launch_for<3> (plan, in, samples, shift, bins, out, scratch, stream); break;
-    default: launch_for<4> (plan, in, samples, shift, bins, out, scratch, stream); break;
+      wide_planar_global_atomics_kernel<<<blocks, threads, 0, stream>>> (
+          in, strip.pixels, strip.plane_stride, strip.channels, shift, bins, out);
+      return;
+    }
+  switch (strip.channels)
+    {
+    case 1:
+      wide_global_atomics_kernel<1><<<blocks, threads, 0, stream>>> (in, n, shift, bins, out);
+      break;
+    case 2:
+      wide_global_atomics_kernel<2><<<blocks, threads, 0, stream>>> (in, n, shift, bins, out);
+      break;
+    case 3:
+      wide_global_atomics_kernel<3><<<blocks, threads, 0, stream>>> (in, n, shift, bins, out);
+      break;
+    default:
+      wide_global_atomics_kernel<4><<<blocks, threads, 0, stream>>> (in, n, shift, bins, out);
+      break;
+    }
+}
+
+void
+launch_wide_fastest (const wide_plan &plan, const wide_strip &strip, int shift, int bins,
+                     unsigned int *out, unsigned int *scratch, cudaStream_t stream)
+{
+  const uint16_t *in = strip.samples;
+  const size_t n = strip.pixels * strip.channels;
+  if (plan.planar)
+    {
+      wide_planar_sliced_kernel<kSlicedThreads>
+          <<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+              in, strip.pixels, strip.plane_stride, strip.channels, shift, bins, plan.slice,
+              plan.parts, out);
+      return;
+    }
+  switch (strip.channels)
+    {
+    case 1: launch_for<1> (plan, in, n, shift, bins, out, scratch, stream); break;
+    case 2: launch_for<2> (plan, in, n, shift, bins, out, scratch, stream); break;
+    case 3: launch_for<3> (plan, in, n, shift, bins, out, scratch, stream); break;
+    default: launch_for<4> (plan, in, n, shift, bins, out, scratch, stream); break;
     }
 }
 

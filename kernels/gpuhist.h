@@ -131,8 +131,9 @@ extern "C"
     GH_STRATEGY_AUTO = 0,
     GH_STRATEGY_SHARED,       /* one 32-bit copy of the tables per block in shared memory */
     GH_STRATEGY_NARROW,       /* 16-bit counters in shared memory, flushed before they overflow */
-    GH_STRATEGY_SLICED,       /* a slice of the bins a block, every slice in one launch: memory is
-                                 read once, L2 serves the other slices' blocks */
+    GH_STRATEGY_SLICED,       /* a slice of one channel's bins a block, every slice in one launch,
+                                 on planar strips (de-interleaved while staging): each block reads
+                                 its channel's plane, memory once, L2 for the other slices */
     GH_STRATEGY_GLOBAL_COPIES /* a handful of full copies in global memory, merged at the end */
   } gh_strategy;
 

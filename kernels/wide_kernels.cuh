@@ -3,8 +3,10 @@
  * fitting a block's shared memory, the moves are narrower counters, a slice of the bins per pass,
  * or a handful of full copies in global memory.  Device code only; cuda_wide.cu launches them.
  *
- * Samples are uint16_t; a strip starts on a pixel, so sample i belongs to channel i % C, and a
- * 16-byte load holds samples 8v .. 8v + 7.  Every kernel adds into a 32-bit table of C * bins. */
+ * Samples are uint16_t.  A strip is interleaved (it starts on a pixel, so sample i belongs to
+ * channel i % C, and a 16-byte load holds samples 8v .. 8v + 7) except for the sliced strategy,
+ * which counts planar strips (one plane a channel).  Every kernel adds into a 32-bit table of
+ * C * bins. */
 #ifndef GPUHIST_WIDE_KERNELS_CUH
 #define GPUHIST_WIDE_KERNELS_CUH
 
@@ -53,51 +55,34 @@ wide_global_atomics_kernel (const uint16_t *__restrict__ in, size_t n, int shift
                               [&] (int c, unsigned int b) { atomicAdd (&out[c * bins + b], 1u); });
 }
 
-/* Shared and sliced: 32-bit counters in shared memory for one slice of the bins of every
- * channel.  With one slice ("shared") each block holds the whole table.  With S slices the grid
- * is split into groups of S blocks; block s of a group counts slice s, and the S blocks of a
- * group walk the same vectors at the same pace, so memory is read once and L2 serves the other
- * S - 1 reads (all slices in one launch, instead of one pass over memory per slice).
- *
- * THREADS threads a block, each with four 16-byte loads a step and the next step's loads issued
- * before this step is counted: enough bytes in flight to keep up with memory. */
+/* Shared: one 32-bit copy of every channel's table per block, in shared memory.  THREADS threads a
+ * block, each with four 16-byte loads a step and the next step's loads issued before this step is
+ * counted: enough bytes in flight to keep up with memory. */
 template <int C, int THREADS>
 __global__ void
-__launch_bounds__ (THREADS)
-    wide_sliced_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins, int slice,
-                        int slices, unsigned int *out)
+__launch_bounds__ (THREADS) wide_shared_kernel (const uint16_t *__restrict__ in, size_t n,
+                                                int shift, int bins, unsigned int *out)
 {
   extern __shared__ unsigned int table[];
   constexpr int V = 4;
-  const int group = blockIdx.x / slices, groups = gridDim.x / slices;
-  const int lo = (blockIdx.x % slices) * slice;
-  const int width = bins - lo < slice ? bins - lo : slice;
-  for (int i = threadIdx.x; i < C * width; i += THREADS)
+  for (int i = threadIdx.x; i < C * bins; i += THREADS)
     table[i] = 0;
   __syncthreads ();
 
-  auto count = [&] (int c, unsigned int b) {
-    const unsigned int at = b - static_cast<unsigned int> (lo);
-    if (at < static_cast<unsigned int> (width))
-      atomicAdd (&table[c * width + at], 1u);
-  };
   const uint4 *vec = reinterpret_cast<const uint4 *> (in);
   const size_t vectors = n / 8;
   const size_t per_step = static_cast<size_t> (THREADS) * V;
-  const size_t grid_step = groups * per_step;
-  /* One slice streams past; several keep the vectors in L2 for the group's other blocks. */
+  const size_t grid_step = gridDim.x * per_step;
   auto load = [&] (size_t base, uint4 (&q)[V]) {
 #pragma unroll
     for (int k = 0; k < V; k++)
       {
         const size_t v = base + k * THREADS + threadIdx.x;
-        q[k] = v >= vectors  ? make_uint4 (0, 0, 0, 0)
-               : slices == 1 ? __ldcs (&vec[v])
-                             : __ldcg (&vec[v]);
+        q[k] = v < vectors ? __ldcs (&vec[v]) : make_uint4 (0, 0, 0, 0);
       }
   };
   uint4 q[V];
-  size_t base = group * per_step;
+  size_t base = blockIdx.x * per_step;
   load (base, q);
   for (; base < vectors; base += grid_step)
     {
@@ -119,21 +104,110 @@ __launch_bounds__ (THREADS)
               int c = first + j % C;
               if (C == 3 && c >= 3)
                 c -= 3;
-              count (c, sample >> shift);
+              atomicAdd (&table[c * bins + (sample >> shift)], 1u);
             }
         }
 #pragma unroll
       for (int k = 0; k < V; k++)
         q[k] = next[k];
     }
-  for (size_t i = vectors * 8 + group * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
-       i += groups * static_cast<size_t> (THREADS))
-    count (static_cast<int> (i % C), static_cast<unsigned int> (in[i]) >> shift);
+  for (size_t i = vectors * 8 + blockIdx.x * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
+       i += gridDim.x * static_cast<size_t> (THREADS))
+    atomicAdd (&table[(i % C) * bins + (in[i] >> shift)], 1u);
   __syncthreads ();
 
-  for (int i = threadIdx.x; i < C * width; i += THREADS)
+  for (int i = threadIdx.x; i < C * bins; i += THREADS)
     if (table[i])
-      atomicAdd (&out[(i / width) * bins + lo + i % width], table[i]);
+      atomicAdd (&out[i], table[i]);
+}
+
+/* Sliced, on a planar strip: channel c's `pixels` samples start at c * plane_stride (a multiple
+ * of 8).  A block counts one slice: a run of `slice` bins of one channel, so it reads only its
+ * channel's plane, and every sample it reads is one of its channel's.  The grid is split into
+ * groups of channels * parts blocks, one a slice; a group's blocks walk the same pixels at the
+ * same pace, so each plane is read from memory once and from L2 `parts` times.  (On interleaved
+ * pixels each block would have to read every channel's bytes: five 32-bit slices of 65536 bins
+ * read the whole image five times.) */
+template <int THREADS>
+__global__ void
+__launch_bounds__ (THREADS)
+    wide_planar_sliced_kernel (const uint16_t *__restrict__ planes, size_t pixels,
+                               size_t plane_stride, int channels, int shift, int bins, int slice,
+                               int parts, unsigned int *out)
+{
+  extern __shared__ unsigned int table[];
+  constexpr int V = 4;
+  const int slices = channels * parts;
+  const int group = blockIdx.x / slices, groups = gridDim.x / slices;
+  const int channel = (blockIdx.x % slices) / parts;
+  const int lo = (blockIdx.x % slices) % parts * slice;
+  const int width = bins - lo < slice ? bins - lo : slice;
+  for (int i = threadIdx.x; i < width; i += THREADS)
+    table[i] = 0;
+  __syncthreads ();
+
+  const uint16_t *plane = planes + channel * plane_stride;
+  auto count = [&] (unsigned int sample) {
+    const unsigned int at = (sample >> shift) - static_cast<unsigned int> (lo);
+    if (at < static_cast<unsigned int> (width))
+      atomicAdd (&table[at], 1u);
+  };
+  const uint4 *vec = reinterpret_cast<const uint4 *> (plane);
+  const size_t vectors = pixels / 8;
+  const size_t per_step = static_cast<size_t> (THREADS) * V;
+  const size_t grid_step = groups * per_step;
+  /* One part streams past; several keep the plane in L2 for the group's other blocks. */
+  auto load = [&] (size_t base, uint4 (&q)[V]) {
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      {
+        const size_t v = base + k * THREADS + threadIdx.x;
+        q[k] = v >= vectors ? make_uint4 (0, 0, 0, 0)
+               : parts == 1 ? __ldcs (&vec[v])
+                            : __ldcg (&vec[v]);
+      }
+  };
+  uint4 q[V];
+  size_t base = group * per_step;
+  load (base, q);
+  for (; base < vectors; base += grid_step)
+    {
+      uint4 next[V];
+      load (base + grid_step, next);
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        if (base + k * THREADS + threadIdx.x < vectors)
+          {
+            const unsigned int words[4] = { q[k].x, q[k].y, q[k].z, q[k].w };
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+              count ((words[j >> 1] >> (16 * (j & 1))) & 0xFFFFu);
+          }
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        q[k] = next[k];
+    }
+  for (size_t i = vectors * 8 + group * static_cast<size_t> (THREADS) + threadIdx.x; i < pixels;
+       i += groups * static_cast<size_t> (THREADS))
+    count (plane[i]);
+  __syncthreads ();
+
+  for (int i = threadIdx.x; i < width; i += THREADS)
+    if (table[i])
+      atomicAdd (&out[channel * bins + lo + i], table[i]);
+}
+
+/* Global atomics on a planar strip. */
+__global__ void
+wide_planar_global_atomics_kernel (const uint16_t *__restrict__ planes, size_t pixels,
+                                   size_t plane_stride, int channels, int shift, int bins,
+                                   unsigned int *out)
+{
+  const size_t step = gridDim.x * static_cast<size_t> (blockDim.x);
+  for (int c = 0; c < channels; c++)
+    for (size_t i = blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x; i < pixels;
+         i += step)
+      atomicAdd (&out[c * bins + (planes[c * plane_stride + i] >> shift)], 1u);
 }
 
 /* Narrow counters: two 16-bit counters a word, C * bins / 2 words.  Every thread of a block

@@ -296,6 +296,84 @@ test_wide_strategies (void)
   gh_engine_free (engine);
 }
 
+/* SLICED on GPUs with less shared memory than the H200 (GPUHIST_TEST_SHARED_KIB lowers the limit
+ * the engine plans with): more slices a channel, slices that do not divide the bins evenly, and
+ * strategies that cannot fit refused clearly. */
+static void
+test_sliced_on_smaller_gpus (void)
+{
+  static const struct
+  {
+    const char *kib;
+    int bins, parts; /* the slices a channel the plan must make */
+  } cases[] = {
+    { "100", 65536, 3 },                     /* 21846 + 21846 + 21844 */
+    { "64", 65536, 4 },                      /* a T4 */
+    { "48", 65536, 6 },                      /* 10923 x 5 + 10921 */
+    { "48", 16384, 2 },  { "5", 65536, 52 }, /* 1261 x 51 + 1225 */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+    {
+      setenv ("GPUHIST_TEST_SHARED_KIB", cases[k].kib, 1);
+      const int channels = 1 + (int) (k % 4);
+      const int width = 333 + (int) k, height = 41;
+      const size_t stride = (size_t) width * channels * 2;
+      const image_kind kind = (image_kind) (k % N_IMAGE_KINDS);
+      uint16_t *pixels = test_image16 (kind, width, height, channels, stride);
+      uint64_t *expected = calloc ((size_t) channels * cases[k].bins, sizeof *expected);
+      gh_reference_count16 (pixels, width, height, channels, stride, cases[k].bins, expected);
+      gh_options options;
+      gh_options_init (&options);
+      options.backend = GH_BACKEND_CUDA;
+      options.methods = GH_ALL_METHODS;
+      options.repetitions = 1;
+      options.bins = cases[k].bins;
+      /* three strips, so that a slice's counts add across launches */
+      options.memory_budget = 2 * stride * 15;
+      gh_error error;
+      gh_engine *engine = gh_engine_new (&options, &error);
+      gh_result result;
+      char what[160], parts[32];
+      snprintf (what, sizeof what, "sliced under %s KiB, %s, %d ch, %d bins", cases[k].kib,
+                image_kind_names[kind], channels, cases[k].bins);
+      snprintf (parts, sizeof parts, " %d slices of ", cases[k].parts);
+      gh_status status = gh_histogram_buffer16 (engine, pixels, width, height, channels, stride,
+                                                &result, &error);
+      CHECK (status == GH_OK && result.used_gpu, "%s: %s", what,
+             status == GH_OK ? result.backend : error.message);
+      if (status == GH_OK)
+        {
+          /* AUTO picks SLICED here only where one channel's table does not fit a block. */
+          CHECK (strstr (result.layout, "sliced") && strstr (result.layout, parts),
+                 "%s: planned %s", what, result.layout);
+          test_counts_equal_bins (result.counts, expected, channels, cases[k].bins, what);
+        }
+      gh_result_clear (&result);
+      gh_engine_free (engine);
+      free (expected);
+      free (pixels);
+    }
+
+  /* Under a T4's 64 KiB, 4096 bins of four channels still fit as 32-bit counters (64 KiB), but
+   * 8192 do not: forcing SHARED is refused with the sizes. */
+  setenv ("GPUHIST_TEST_SHARED_KIB", "64", 1);
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CUDA;
+  options.bins = 8192;
+  options.strategy = GH_STRATEGY_SHARED;
+  gh_error error;
+  gh_engine *engine = gh_engine_new (&options, &error);
+  gh_run *run = gh_run_begin_samples (engine, 8, 8, 4, 2, &error);
+  CHECK (run == NULL && error.status == GH_ERROR_UNSUPPORTED
+             && strstr (error.message, "128 KiB of shared memory")
+             && strstr (error.message, "allows 64 KiB"),
+         "forced shared at 8192 bins under 64 KiB: %s", run ? "accepted" : error.message);
+  gh_run_abort (run);
+  gh_engine_free (engine);
+  unsetenv ("GPUHIST_TEST_SHARED_KIB");
+}
+
 int
 main (void)
 {
@@ -318,5 +396,6 @@ main (void)
     test_faults ();
   test_forced_layout_errors ();
   test_wide_strategies ();
+  test_sliced_on_smaller_gpus ();
   return test_finish ("test-engine-gpu");
 }

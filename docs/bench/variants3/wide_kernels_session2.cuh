@@ -1,0 +1,226 @@
+/* gpu-histogram: kernels for tables wider than 256 bins of 8-bit samples: 16-bit samples binned
+ * into 256 to 65536 bins a channel.  This is the glossary's third band: once the tables stop
+ * fitting a block's shared memory, the moves are narrower counters, a slice of the bins per pass,
+ * or a handful of full copies in global memory.  Device code only; cuda_wide.cu launches them.
+ *
+ * Samples are uint16_t; a strip starts on a pixel, so sample i belongs to channel i % C, and a
+ * 16-byte load holds samples 8v .. 8v + 7.  Every kernel adds into a 32-bit table of C * bins. */
+#ifndef GPUHIST_WIDE_KERNELS_CUH
+#define GPUHIST_WIDE_KERNELS_CUH
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gh
+{
+
+/* Calls count (channel, bin) for the 8 samples of one 16-byte load. */
+template <int C, typename F>
+__device__ __forceinline__ void
+for_each_sample (const uint4 &q, size_t first_sample, int shift, F count)
+{
+  const unsigned int words[4] = { q.x, q.y, q.z, q.w };
+#pragma unroll
+  for (int j = 0; j < 8; j++)
+    {
+      const unsigned int sample = (words[j >> 1] >> (16 * (j & 1))) & 0xFFFFu;
+      count (static_cast<int> ((first_sample + j) % C), sample >> shift);
+    }
+}
+
+/* Visits every sample of [0, n) once across the grid: 16-byte loads, then the tail. */
+template <int C, typename F>
+__device__ __forceinline__ void
+for_each_sample_in_grid (const uint16_t *__restrict__ in, size_t n, int shift, F count)
+{
+  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
+  const size_t vectors = n / 8;
+  const size_t step = gridDim.x * static_cast<size_t> (blockDim.x);
+  const size_t first = blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x;
+  for (size_t v = first; v < vectors; v += step)
+    for_each_sample<C> (__ldcs (&vec[v]), v * 8, shift, count);
+  for (size_t i = vectors * 8 + first; i < n; i += step)
+    count (static_cast<int> (i % C), static_cast<unsigned int> (in[i]) >> shift);
+}
+
+/* Global atomics: one atomicAdd per sample into the device-wide table. */
+template <int C>
+__global__ void
+wide_global_atomics_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins,
+                            unsigned int *out)
+{
+  for_each_sample_in_grid<C> (in, n, shift,
+                              [&] (int c, unsigned int b) { atomicAdd (&out[c * bins + b], 1u); });
+}
+
+/* Shared and sliced: 32-bit counters in shared memory for one slice of the bins of every
+ * channel.  With one slice ("shared") each block holds the whole table.  With S slices the grid
+ * is split into groups of S blocks; block s of a group counts slice s, and the S blocks of a
+ * group walk the same vectors at the same pace, so memory is read once and L2 serves the other
+ * S - 1 reads (all slices in one launch, instead of one pass over memory per slice).
+ *
+ * THREADS threads a block, each with four 16-byte loads a step and the next step's loads issued
+ * before this step is counted: enough bytes in flight to keep up with memory. */
+template <int C, int THREADS>
+__global__ void
+__launch_bounds__ (THREADS)
+    wide_sliced_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins, int slice,
+                        int slices, unsigned int *out)
+{
+  extern __shared__ unsigned int table[];
+  constexpr int V = 4;
+  const int group = blockIdx.x / slices, groups = gridDim.x / slices;
+  const int lo = (blockIdx.x % slices) * slice;
+  const int width = bins - lo < slice ? bins - lo : slice;
+  for (int i = threadIdx.x; i < C * width; i += THREADS)
+    table[i] = 0;
+  __syncthreads ();
+
+  auto count = [&] (int c, unsigned int b) {
+    const unsigned int at = b - static_cast<unsigned int> (lo);
+    if (at < static_cast<unsigned int> (width))
+      atomicAdd (&table[c * width + at], 1u);
+  };
+  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
+  const size_t vectors = n / 8;
+  const size_t per_step = static_cast<size_t> (THREADS) * V;
+  const size_t grid_step = groups * per_step;
+  /* One slice streams past; several keep the vectors in L2 for the group's other blocks. */
+  auto load = [&] (size_t base, uint4 (&q)[V]) {
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      {
+        const size_t v = base + k * THREADS + threadIdx.x;
+        q[k] = v >= vectors  ? make_uint4 (0, 0, 0, 0)
+               : slices == 1 ? __ldcs (&vec[v])
+                             : __ldcg (&vec[v]);
+      }
+  };
+  uint4 q[V];
+  size_t base = group * per_step;
+  load (base, q);
+  for (; base < vectors; base += grid_step)
+    {
+      uint4 next[V];
+      load (base + grid_step, next);
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        {
+          const size_t v = base + k * THREADS + threadIdx.x;
+          if (v >= vectors)
+            continue;
+          /* Sample 8v's channel: 0 unless C == 3, since 8v is a multiple of 1, 2 and 4. */
+          const int first = C == 3 ? static_cast<int> (v % 3) * 2 % 3 : 0;
+          const unsigned int words[4] = { q[k].x, q[k].y, q[k].z, q[k].w };
+#pragma unroll
+          for (int j = 0; j < 8; j++)
+            {
+              const unsigned int sample = (words[j >> 1] >> (16 * (j & 1))) & 0xFFFFu;
+              int c = first + j % C;
+              if (C == 3 && c >= 3)
+                c -= 3;
+              count (c, sample >> shift);
+            }
+        }
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        q[k] = next[k];
+    }
+  for (size_t i = vectors * 8 + group * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
+       i += groups * static_cast<size_t> (THREADS))
+    count (static_cast<int> (i % C), static_cast<unsigned int> (in[i]) >> shift);
+  __syncthreads ();
+
+  for (int i = threadIdx.x; i < C * width; i += THREADS)
+    if (table[i])
+      atomicAdd (&out[(i / width) * bins + lo + i % width], table[i]);
+}
+
+/* Narrow counters: two 16-bit counters a word, C * bins / 2 words.  Every thread of a block
+ * takes the same number of steps, and every flush_every steps the block adds its counters into
+ * the global table and clears them, before any can reach 2^16. */
+template <int C>
+__global__ void
+wide_narrow_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins, int flush_every,
+                    unsigned int *out)
+{
+  extern __shared__ unsigned int pairs[];
+  const int words = C * bins / 2;
+  for (int i = threadIdx.x; i < words; i += blockDim.x)
+    pairs[i] = 0;
+  __syncthreads ();
+
+  auto count = [&] (int c, unsigned int b) {
+    const unsigned int index = static_cast<unsigned int> (c * bins) + b;
+    atomicAdd (&pairs[index >> 1], 1u << (16 * (index & 1u)));
+  };
+  auto flush = [&] () {
+    __syncthreads ();
+    for (int i = threadIdx.x; i < words; i += blockDim.x)
+      {
+        const unsigned int x = pairs[i];
+        if (x)
+          {
+            pairs[i] = 0;
+            if (x & 0xFFFFu)
+              atomicAdd (&out[2 * i], x & 0xFFFFu);
+            if (x >> 16)
+              atomicAdd (&out[2 * i + 1], x >> 16);
+          }
+      }
+    __syncthreads ();
+  };
+
+  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
+  const size_t vectors = n / 8;
+  const size_t block_step = gridDim.x * static_cast<size_t> (blockDim.x);
+  int steps = 0;
+  for (size_t base = blockIdx.x * static_cast<size_t> (blockDim.x); base < vectors;
+       base += block_step)
+    {
+      const size_t v = base + threadIdx.x;
+      if (v < vectors)
+        for_each_sample<C> (__ldcs (&vec[v]), v * 8, shift, count);
+      if (++steps == flush_every)
+        {
+          flush ();
+          steps = 0;
+        }
+    }
+  for (size_t i = vectors * 8 + blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x; i < n;
+       i += block_step)
+    count (static_cast<int> (i % C), static_cast<unsigned int> (in[i]) >> shift);
+  flush ();
+}
+
+/* Global copies: block b adds into copy b % copies of the full table, in global memory, so that
+ * each address has a few blocks queueing on it instead of the whole grid. */
+template <int C>
+__global__ void
+wide_global_copies_kernel (const uint16_t *__restrict__ in, size_t n, int shift, int bins,
+                           int copies, unsigned int *scratch)
+{
+  unsigned int *copy = scratch + static_cast<size_t> (blockIdx.x % copies) * C * bins;
+  for_each_sample_in_grid<C> (in, n, shift,
+                              [&] (int c, unsigned int b) { atomicAdd (&copy[c * bins + b], 1u); });
+}
+
+/* Adds the copies into the table and clears them for the next strip. */
+__global__ void
+merge_copies_kernel (unsigned int *scratch, int copies, int count, unsigned int *out)
+{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
+    {
+      unsigned int sum = 0;
+      for (int k = 0; k < copies; k++)
+        {
+          sum += scratch[static_cast<size_t> (k) * count + i];
+          scratch[static_cast<size_t> (k) * count + i] = 0;
+        }
+      out[i] += sum;
+    }
+}
+
+} // namespace gh
+
+#endif /* GPUHIST_WIDE_KERNELS_CUH */
