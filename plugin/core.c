@@ -194,17 +194,69 @@ set_engine_error (GError **error, const gh_error *gherr)
                gherr->message[0] ? gherr->message : gh_status_name (gherr->status));
 }
 
+/* An engine being made on a thread (gpuhist_core_engine_prepare), or NULL. */
+typedef struct
+{
+  gh_engine *engine;
+  gh_error error;
+} EngineMade;
+
+static GThread *engine_thread;
+
+static gpointer
+make_engine (gpointer data)
+{
+  EngineMade *made = g_new0 (EngineMade, 1);
+  gh_options options;
+
+  (void) data;
+  gh_options_init (&options);
+  /* Staging for the plug-in's strips only: pinning the default budget's 2 x 128 MiB took about
+   * 0.1 s on the GPU machine (docs/BENCHMARKS.md), as long as fetching 24 MP. */
+  options.memory_budget = 2 * STRIP_TARGET_BYTES;
+  made->error.status = GH_OK;
+  made->engine = gh_engine_new (&options, &made->error);
+  return made;
+}
+
+void
+gpuhist_core_engine_prepare (void)
+{
+  if (engine_thread == NULL)
+    engine_thread = g_thread_new ("gpuhist-engine", make_engine, NULL);
+}
+
+void
+gpuhist_core_engine_discard (void)
+{
+  if (engine_thread != NULL)
+    {
+      EngineMade *made = g_thread_join (engine_thread);
+
+      engine_thread = NULL;
+      if (made->engine != NULL)
+        gh_engine_free (made->engine);
+      g_free (made);
+    }
+}
+
 gh_engine *
 gpuhist_core_engine_new (GError **error)
 {
-  gh_options options;
-  gh_error gherr = { GH_OK, "" };
+  EngineMade *made;
   gh_engine *engine;
 
-  gh_options_init (&options);
-  engine = gh_engine_new (&options, &gherr);
+  if (engine_thread != NULL)
+    {
+      made = g_thread_join (engine_thread);
+      engine_thread = NULL;
+    }
+  else
+    made = make_engine (NULL);
+  engine = made->engine;
   if (engine == NULL)
-    set_engine_error (error, &gherr);
+    set_engine_error (error, &made->error);
+  g_free (made);
   return engine;
 }
 

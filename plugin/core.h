@@ -101,8 +101,15 @@ void gpuhist_source_clear (GpuhistSource *source);
  * GIMP-version-independent. */
 
 /* Creates an engine with the defaults (the GPU when usable, else the CPU with the reason
- * recorded); NULL only when no engine at all can be had. */
+ * recorded), or takes the one gpuhist_core_engine_prepare started; NULL only when no engine at
+ * all can be had. */
 gh_engine *gpuhist_core_engine_new (GError **error);
+
+/* Starts making the engine on a thread, so that the GPU's start-up (about 0.3 s on the GPU
+ * machine) overlaps GIMP's own set-up of the run; the next gpuhist_core_engine_new takes it.  A
+ * run that ends before that calls gpuhist_core_engine_discard, which waits for it and frees it. */
+void gpuhist_core_engine_prepare (void);
+void gpuhist_core_engine_discard (void);
 
 /* What kind of drawable the source is: a layer (RGB, gray or indexed, with or without alpha), or
  * a layer mask or channel (always one channel, "gray", in the curve asked for, like a gray

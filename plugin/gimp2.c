@@ -290,10 +290,15 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
       return;
     }
 
+  /* The GPU starts up while GEGL does and the pixels are being set up. */
+  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ();
+  if (!fetch_only)
+    gpuhist_core_engine_prepare ();
   gegl_init (NULL, NULL);
   buffer = gimp_drawable_get_buffer (drawable_id);
   if (buffer == NULL)
     {
+      gpuhist_core_engine_discard ();
       return_error (n_return_vals, GIMP_PDB_EXECUTION_ERROR,
                     _ ("GIMP did not give the drawable's pixels."));
       return;
@@ -307,6 +312,7 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
 
   if (!gpuhist_source_init (&source, buffer, &area, kind, settings.linear, drawable_name, &error))
     {
+      gpuhist_core_engine_discard ();
       g_free (drawable_name);
       g_object_unref (buffer);
       return_error (n_return_vals, GIMP_PDB_EXECUTION_ERROR, error->message);
@@ -320,7 +326,6 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels.  Interactive:
    * measure first (GIMP's progress bar shows it), then the dialog shows the report, measures
    * again on request and exports.  Without the dialog, interactive runs like the other modes. */
-  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ();
   if (fetch_only)
     {
       if (!gpuhist_core_fetch_only (&source, &report, &error))
@@ -374,6 +379,7 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   values[0].data.d_status = GIMP_PDB_SUCCESS;
   *n_return_vals = 7;
 
+  gpuhist_core_engine_discard ();
   gpuhist_report_clear (&report);
   gpuhist_source_clear (&source);
   g_object_unref (buffer);
@@ -392,6 +398,7 @@ failed:
                     error ? error->message : _ ("The histogram could not be counted."));
     }
   g_clear_error (&error);
+  gpuhist_core_engine_discard ();
   gpuhist_report_clear (&report);
   gpuhist_source_clear (&source);
   g_object_unref (buffer);

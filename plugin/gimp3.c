@@ -297,9 +297,14 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
         gimp_message (note);
     }
 
+  /* The GPU starts up while the pixels are being set up. */
+  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ();
+  if (!fetch_only)
+    gpuhist_core_engine_prepare ();
   buffer = gimp_drawable_get_buffer (drawable);
   if (buffer == NULL)
     {
+      gpuhist_core_engine_discard ();
       g_free (name);
       g_free (note);
       g_free (output_file);
@@ -317,7 +322,6 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
 
   gimp_progress_init_printf (_ ("Counting the levels of \"%s\""), source.drawable_name);
 
-  fetch_only = run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ();
   if (fetch_only)
     {
       if (!gpuhist_core_fetch_only (&source, &report, &error))
@@ -366,6 +370,7 @@ failed:
   g_clear_error (&error);
 
 done:
+  gpuhist_core_engine_discard ();
   gpuhist_report_clear (&report);
   gpuhist_source_clear (&source);
   g_object_unref (buffer);
