@@ -55,62 +55,75 @@ wide_global_atomics_kernel (const uint16_t *__restrict__ in, size_t n, int shift
                               [&] (int c, unsigned int b) { atomicAdd (&out[c * bins + b], 1u); });
 }
 
-/* Shared: one 32-bit copy of every channel's table per block, in shared memory.  THREADS threads a
- * block, each with four 16-byte loads a step and the next step's loads issued before this step is
- * counted: enough bytes in flight to keep up with memory. */
+/* Walks the 16-byte vectors [0, vectors) from `first` in steps of `step`, four loads a thread a
+ * step, the next step's loads issued before this step's are counted: enough bytes in flight to
+ * keep up with memory.  Calls visit (v, vector) for each.  keep_in_l2: loads that L2 keeps for
+ * other blocks to read again (__ldcg), else loads that stream past (__ldcs). */
+template <int THREADS, typename F>
+__device__ __forceinline__ void
+for_each_vector_prefetched (const uint4 *vec, size_t vectors, size_t first, size_t step,
+                            bool keep_in_l2, F visit)
+{
+  constexpr int V = 4;
+  auto load = [&] (size_t base, uint4 (&q)[V]) {
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      {
+        const size_t v = base + k * THREADS + threadIdx.x;
+        q[k] = v >= vectors ? make_uint4 (0, 0, 0, 0)
+               : keep_in_l2 ? __ldcg (&vec[v])
+                            : __ldcs (&vec[v]);
+      }
+  };
+  uint4 q[V];
+  size_t base = first;
+  load (base, q);
+  for (; base < vectors; base += step)
+    {
+      uint4 next[V];
+      load (base + step, next);
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        {
+          const size_t v = base + k * THREADS + threadIdx.x;
+          if (v < vectors)
+            visit (v, q[k]);
+        }
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        q[k] = next[k];
+    }
+}
+
+/* Shared: one 32-bit copy of every channel's table per block, in shared memory. */
 template <int C, int THREADS>
 __global__ void
 __launch_bounds__ (THREADS) wide_shared_kernel (const uint16_t *__restrict__ in, size_t n,
                                                 int shift, int bins, unsigned int *out)
 {
   extern __shared__ unsigned int table[];
-  constexpr int V = 4;
   for (int i = threadIdx.x; i < C * bins; i += THREADS)
     table[i] = 0;
   __syncthreads ();
 
-  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
   const size_t vectors = n / 8;
-  const size_t per_step = static_cast<size_t> (THREADS) * V;
-  const size_t grid_step = gridDim.x * per_step;
-  auto load = [&] (size_t base, uint4 (&q)[V]) {
+  const size_t per_step = static_cast<size_t> (THREADS) * 4;
+  for_each_vector_prefetched<THREADS> (
+      reinterpret_cast<const uint4 *> (in), vectors, blockIdx.x * per_step, gridDim.x * per_step,
+      false, [&] (size_t v, const uint4 &q) {
+        /* Sample 8v's channel: 0 unless C == 3, since 8v is a multiple of 1, 2 and 4. */
+        const int first = C == 3 ? static_cast<int> (v % 3) * 2 % 3 : 0;
+        const unsigned int words[4] = { q.x, q.y, q.z, q.w };
 #pragma unroll
-    for (int k = 0; k < V; k++)
-      {
-        const size_t v = base + k * THREADS + threadIdx.x;
-        q[k] = v < vectors ? __ldcs (&vec[v]) : make_uint4 (0, 0, 0, 0);
-      }
-  };
-  uint4 q[V];
-  size_t base = blockIdx.x * per_step;
-  load (base, q);
-  for (; base < vectors; base += grid_step)
-    {
-      uint4 next[V];
-      load (base + grid_step, next);
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        {
-          const size_t v = base + k * THREADS + threadIdx.x;
-          if (v >= vectors)
-            continue;
-          /* Sample 8v's channel: 0 unless C == 3, since 8v is a multiple of 1, 2 and 4. */
-          const int first = C == 3 ? static_cast<int> (v % 3) * 2 % 3 : 0;
-          const unsigned int words[4] = { q[k].x, q[k].y, q[k].z, q[k].w };
-#pragma unroll
-          for (int j = 0; j < 8; j++)
-            {
-              const unsigned int sample = (words[j >> 1] >> (16 * (j & 1))) & 0xFFFFu;
-              int c = first + j % C;
-              if (C == 3 && c >= 3)
-                c -= 3;
-              atomicAdd (&table[c * bins + (sample >> shift)], 1u);
-            }
-        }
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        q[k] = next[k];
-    }
+        for (int j = 0; j < 8; j++)
+          {
+            const unsigned int sample = (words[j >> 1] >> (16 * (j & 1))) & 0xFFFFu;
+            int c = first + j % C;
+            if (C == 3 && c >= 3)
+              c -= 3;
+            atomicAdd (&table[c * bins + (sample >> shift)], 1u);
+          }
+      });
   for (size_t i = vectors * 8 + blockIdx.x * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
        i += gridDim.x * static_cast<size_t> (THREADS))
     atomicAdd (&table[(i % C) * bins + (in[i] >> shift)], 1u);
@@ -136,7 +149,6 @@ __launch_bounds__ (THREADS)
                                int parts, unsigned int *out)
 {
   extern __shared__ unsigned int table[];
-  constexpr int V = 4;
   const int slices = channels * parts;
   const int group = blockIdx.x / slices, groups = gridDim.x / slices;
   const int channel = (blockIdx.x % slices) / parts;
@@ -152,41 +164,17 @@ __launch_bounds__ (THREADS)
     if (at < static_cast<unsigned int> (width))
       atomicAdd (&table[at], 1u);
   };
-  const uint4 *vec = reinterpret_cast<const uint4 *> (plane);
   const size_t vectors = pixels / 8;
-  const size_t per_step = static_cast<size_t> (THREADS) * V;
-  const size_t grid_step = groups * per_step;
+  const size_t per_step = static_cast<size_t> (THREADS) * 4;
   /* One part streams past; several keep the plane in L2 for the group's other blocks. */
-  auto load = [&] (size_t base, uint4 (&q)[V]) {
+  for_each_vector_prefetched<THREADS> (reinterpret_cast<const uint4 *> (plane), vectors,
+                                       group * per_step, groups * per_step, parts > 1,
+                                       [&] (size_t, const uint4 &q) {
+                                         const unsigned int words[4] = { q.x, q.y, q.z, q.w };
 #pragma unroll
-    for (int k = 0; k < V; k++)
-      {
-        const size_t v = base + k * THREADS + threadIdx.x;
-        q[k] = v >= vectors ? make_uint4 (0, 0, 0, 0)
-               : parts == 1 ? __ldcs (&vec[v])
-                            : __ldcg (&vec[v]);
-      }
-  };
-  uint4 q[V];
-  size_t base = group * per_step;
-  load (base, q);
-  for (; base < vectors; base += grid_step)
-    {
-      uint4 next[V];
-      load (base + grid_step, next);
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        if (base + k * THREADS + threadIdx.x < vectors)
-          {
-            const unsigned int words[4] = { q[k].x, q[k].y, q[k].z, q[k].w };
-#pragma unroll
-            for (int j = 0; j < 8; j++)
-              count ((words[j >> 1] >> (16 * (j & 1))) & 0xFFFFu);
-          }
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        q[k] = next[k];
-    }
+                                         for (int j = 0; j < 8; j++)
+                                           count ((words[j >> 1] >> (16 * (j & 1))) & 0xFFFFu);
+                                       });
   for (size_t i = vectors * 8 + group * static_cast<size_t> (THREADS) + threadIdx.x; i < pixels;
        i += groups * static_cast<size_t> (THREADS))
     count (plane[i]);

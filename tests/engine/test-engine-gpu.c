@@ -217,6 +217,26 @@ test_forced_layout_errors (void)
   gh_engine_free (engine);
 }
 
+/* Forcing the shared strategy on four channels of `bins` 16-bit bins is refused before any launch,
+ * with a message that names the sizes. */
+static void
+check_shared_refused (int bins, const char *says, const char *says_too)
+{
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CUDA;
+  options.bins = bins;
+  options.strategy = GH_STRATEGY_SHARED;
+  gh_error error;
+  gh_engine *engine = gh_engine_new (&options, &error);
+  gh_run *run = gh_run_begin_samples (engine, 8, 8, 4, 2, &error);
+  CHECK (run == NULL && error.status == GH_ERROR_UNSUPPORTED && strstr (error.message, says)
+             && strstr (error.message, says_too),
+         "forced shared at %d bins: %s", bins, run ? "accepted" : error.message);
+  gh_run_abort (run);
+  gh_engine_free (engine);
+}
+
 /* The third band: every strategy, forced, at every bin count, on 16-bit samples. */
 static void
 test_wide_strategies (void)
@@ -281,19 +301,7 @@ test_wide_strategies (void)
 
   /* 65536 bins of four channels fit no GPU's shared memory as 32-bit counters: forcing the shared
    * strategy is a clear error before any launch. */
-  gh_options options;
-  gh_options_init (&options);
-  options.backend = GH_BACKEND_CUDA;
-  options.bins = 65536;
-  options.strategy = GH_STRATEGY_SHARED;
-  gh_error error;
-  gh_engine *engine = gh_engine_new (&options, &error);
-  gh_run *run = gh_run_begin_samples (engine, 8, 8, 4, 2, &error);
-  CHECK (run == NULL && error.status == GH_ERROR_UNSUPPORTED
-             && strstr (error.message, "1024 KiB of shared memory"),
-         "forced shared at 65536 bins: %s", run ? "accepted" : error.message);
-  gh_run_abort (run);
-  gh_engine_free (engine);
+  check_shared_refused (65536, "1024 KiB of shared memory", "");
 }
 
 /* SLICED on GPUs with less shared memory than the H200 (GPUHIST_TEST_SHARED_KIB lowers the limit
@@ -357,20 +365,7 @@ test_sliced_on_smaller_gpus (void)
   /* Under a T4's 64 KiB, 4096 bins of four channels still fit as 32-bit counters (64 KiB), but
    * 8192 do not: forcing SHARED is refused with the sizes. */
   setenv ("GPUHIST_TEST_SHARED_KIB", "64", 1);
-  gh_options options;
-  gh_options_init (&options);
-  options.backend = GH_BACKEND_CUDA;
-  options.bins = 8192;
-  options.strategy = GH_STRATEGY_SHARED;
-  gh_error error;
-  gh_engine *engine = gh_engine_new (&options, &error);
-  gh_run *run = gh_run_begin_samples (engine, 8, 8, 4, 2, &error);
-  CHECK (run == NULL && error.status == GH_ERROR_UNSUPPORTED
-             && strstr (error.message, "128 KiB of shared memory")
-             && strstr (error.message, "allows 64 KiB"),
-         "forced shared at 8192 bins under 64 KiB: %s", run ? "accepted" : error.message);
-  gh_run_abort (run);
-  gh_engine_free (engine);
+  check_shared_refused (8192, "128 KiB of shared memory", "allows 64 KiB");
   unsetenv ("GPUHIST_TEST_SHARED_KIB");
 }
 
