@@ -226,32 +226,33 @@ gpuhist_core_engine_prepare (void)
     engine_thread = g_thread_new ("gpuhist-engine", make_engine, NULL);
 }
 
+/* The engine the thread made, once it has; NULL where none was started. */
+static EngineMade *
+join_engine_thread (void)
+{
+  EngineMade *made = engine_thread != NULL ? g_thread_join (engine_thread) : NULL;
+
+  engine_thread = NULL;
+  return made;
+}
+
 void
 gpuhist_core_engine_discard (void)
 {
-  if (engine_thread != NULL)
-    {
-      EngineMade *made = g_thread_join (engine_thread);
+  EngineMade *made = join_engine_thread ();
 
-      engine_thread = NULL;
-      if (made->engine != NULL)
-        gh_engine_free (made->engine);
-      g_free (made);
-    }
+  if (made != NULL && made->engine != NULL)
+    gh_engine_free (made->engine);
+  g_free (made);
 }
 
 gh_engine *
 gpuhist_core_engine_new (GError **error)
 {
-  EngineMade *made;
+  EngineMade *made = join_engine_thread ();
   gh_engine *engine;
 
-  if (engine_thread != NULL)
-    {
-      made = g_thread_join (engine_thread);
-      engine_thread = NULL;
-    }
-  else
+  if (made == NULL)
     made = make_engine (NULL);
   engine = made->engine;
   if (engine == NULL)
