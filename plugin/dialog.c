@@ -1243,7 +1243,7 @@ build (Dialog *d)
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
   gtk_box_pack_start (GTK_BOX (row), label, TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (compare_box), row, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (right), framed (_ ("Contention by _input"), tree, compare_box),
+  gtk_box_pack_start (GTK_BOX (right), framed (_ ("Contention by inp_ut"), tree, compare_box),
                       FALSE, FALSE, 0);
 
   /* Bottom: repetitions, re-run, export, copy; then progress and status. */
@@ -1259,7 +1259,7 @@ build (Dialog *d)
                               "once with the fastest kernel, untimed"),
                            NULL);
   gtk_box_pack_start (GTK_BOX (row), d->repetitions, FALSE, FALSE, 0);
-  label = gtk_label_new_with_mnemonic (_ ("Bins per c_hannel:"));
+  label = gtk_label_new_with_mnemonic (_ ("B_ins per channel:"));
   gtk_box_pack_start (GTK_BOX (row), label, FALSE, FALSE, 0);
   d->bins_combo = gtk_combo_box_text_new ();
   for (c = 0; c < (int) G_N_ELEMENTS (bin_choices); c++)
