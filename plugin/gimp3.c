@@ -183,7 +183,8 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   gimp_procedure_add_double_array_return_value (
       procedure, "counts", "Counts",
       "Pixels per bin, the bins counted per channel (256 for 8-bit and indexed layers), channel "
-      "by channel (exact integers)",
+      "by channel (exact integers); Script-Fu in GIMP 3.0.4 crashes on 65536 values or more: "
+      "use output-file there",
       G_PARAM_READWRITE);
   gimp_procedure_add_string_return_value (
       procedure, "backend", "Backend",

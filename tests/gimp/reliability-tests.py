@@ -777,43 +777,6 @@ def run_dialog_closed_image(args, chk, td, gimp):
 
 # --- dialog: the simulated GPU failing midway; what the dialog says -------------------------------
 
-# Run in the accessibility bus's Python (pyatspi): prints the text of every label that mentions a
-# GPU or says "Measured", once one holds argv[2] (or the time is up).
-A11Y_LABELS = r"""
-import sys, time
-import pyatspi
-
-def walk(node, found, depth=0):
-    if node is None or depth > 40:
-        return
-    try:
-        name = node.name or ""
-        role = node.getRoleName()
-    except Exception:
-        return
-    if role == "label" and ("GPU" in name or "Measured" in name):
-        found.append(name)
-    try:
-        for i in range(node.childCount):
-            walk(node.getChildAtIndex(i), found, depth + 1)
-    except Exception:
-        pass
-
-deadline = time.time() + float(sys.argv[1])
-found = []
-while time.time() < deadline:
-    found = []
-    desktop = pyatspi.Registry.getDesktop(0)
-    for i in range(desktop.childCount):
-        walk(desktop.getChildAtIndex(i), found)
-    if any(sys.argv[2] in f for f in found):
-        break
-    time.sleep(0.5)
-for f in found:
-    print("label " + f.replace("\n", " "))
-"""
-
-
 def run_dialog_fallback(args, chk, td, gimp):
     """The dialog after a GPU failure midway: GPUHIST_TEST_SIMULATED_GPU=1, GPUHIST_FAULT=kernel
     on strip 2 of a 320x200 RGB plasma layer read in strips of 8 rows (GPUHIST_MEMORY_BUDGET=16K:
@@ -877,10 +840,7 @@ def run_dialog_fallback(args, chk, td, gimp):
         return ids if rc == 0 else []
 
     def labels(what, until):
-        probe = subprocess.run([python, "-c", A11Y_LABELS, "30", until], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-        found = [l[len("label "):] for l in probe.stdout.decode().splitlines()
-                 if l.startswith("label ")]
+        found = td.a11y_labels(python, env, until, ["GPU", "Measured"])
         print("# %s, labels: %s" % (what, found))
         return found
 
