@@ -25,7 +25,8 @@ if [[ ! -f $build/build.ninja ]]; then
     { cat "$work/setup.log"; exit 1; }
 fi
 # ninja, not meson compile: it regenerates a build folder made before a target was added
-ninja -C "$build" plugin/gpu-histogram tests/view/test-histogram-view >"$work/compile.log" 2>&1 || { tail -50 "$work/compile.log"; exit 1; }
+ninja -C "$build" plugin/gpu-histogram tests/view/test-histogram-view >"$work/compile.log" 2>&1 ||
+  { tail -50 "$work/compile.log"; exit 1; }
 # the histogram widget on its own, in GTK 3 (tests/view)
 rc=0
 xvfb-run -a "$build/tests/view/test-histogram-view" || rc=$?
