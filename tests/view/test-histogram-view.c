@@ -75,9 +75,8 @@ render (GtkWidget *window, GtkWidget *view, const uint64_t *counts, int bins, Cu
   int rowstride, channels, x, y, base_count = 0;
   const guchar *pixels;
 
-  gpuhist_histogram_view_set_data (GPUHIST_HISTOGRAM_VIEW (view), counts, 1, bins, names);
   drawn = FALSE;
-  gtk_widget_queue_draw (view);
+  gpuhist_histogram_view_set_data (GPUHIST_HISTOGRAM_VIEW (view), counts, 1, bins, names);
   for (int i = 0; i < 2000 && !drawn; i++)
     {
       while (gtk_events_pending ())
