@@ -66,6 +66,9 @@ extern "C"
     /* Finishes all work, adds the device's counts into the sink, frees the run. */
     gh_status (*run_end) (void *run, gh_error *error);
     void (*run_abort) (void *run);
+    /* Frees the process's device context once no backend is open (gh_release_gpu); NULL where
+     * there is none. */
+    void (*release_device) (void);
   } gh_backend_ops;
 
   extern const gh_backend_ops gh_cpu_backend_ops;

@@ -15,12 +15,25 @@
 namespace
 {
 
+/* A pinned host buffer a finished run left for the next: pinning costs about 4 ms per 8 MiB on
+ * the H200's machine (tools/cuda-startup.cu), and the plug-in's resident process runs again and
+ * again on one engine. */
+struct pinned_buffer
+{
+  void *data;
+  size_t bytes;
+};
+
 struct cuda_backend
 {
   int device;
   cudaDeviceProp properties;
   gh_layout default_layout;
+  pinned_buffer spare[4]; /* two staging and two planar buffers */
 };
+
+/* Set once a backend has opened the device, so that releasing it never starts CUDA. */
+bool device_opened;
 
 struct cuda_run
 {
@@ -30,6 +43,7 @@ struct cuda_run
   cudaStream_t stream;
   uint8_t *staging[2];
   uint16_t *planar[2]; /* SLICED: each staged strip de-interleaved, what is uploaded */
+  size_t planar_bytes;
   cudaEvent_t staging_free[2];
   int current;
   uint8_t *device_strip;
@@ -170,6 +184,7 @@ cuda_open (const gh_options *options, gh_fault fault, char *description, size_t 
       fail (error, code, "opening the CUDA device");
       return nullptr;
     }
+  device_opened = true;
 
   char release[64], driver_text[96];
   read_driver_release (release, sizeof release);
@@ -189,7 +204,49 @@ cuda_open (const gh_options *options, gh_fault fault, char *description, size_t 
 void
 cuda_close (void *data)
 {
-  free (data);
+  cuda_backend *backend = static_cast<cuda_backend *> (data);
+  for (pinned_buffer &spare : backend->spare)
+    if (spare.data)
+      cudaFreeHost (spare.data);
+  cudaGetLastError ();
+  free (backend);
+}
+
+void
+cuda_release_device (void)
+{
+  /* Destroys the primary context, and with it every allocation: only with no engine left. */
+  if (device_opened)
+    cudaDeviceReset ();
+  device_opened = false;
+}
+
+/* A pinned buffer of at least `bytes`: a spare one when there is one, else a new one. */
+cudaError_t
+take_pinned (cuda_backend *backend, size_t bytes, void **data)
+{
+  for (pinned_buffer &spare : backend->spare)
+    if (spare.data && spare.bytes >= bytes)
+      {
+        *data = spare.data;
+        spare.data = nullptr;
+        return cudaSuccess;
+      }
+  return cudaHostAlloc (data, bytes, cudaHostAllocDefault);
+}
+
+/* Keeps a run's pinned buffer for the next run, or frees it when every slot is taken. */
+void
+give_back_pinned (cuda_backend *backend, void *data, size_t bytes)
+{
+  for (pinned_buffer &spare : backend->spare)
+    if (!spare.data)
+      {
+        spare.data = data;
+        spare.bytes = bytes;
+        return;
+      }
+  cudaFreeHost (data);
 }
 
 void
@@ -214,9 +271,9 @@ cuda_run_free (cuda_run *run)
   for (int i = 0; i < 2; i++)
     {
       if (run->staging[i])
-        cudaFreeHost (run->staging[i]);
+        give_back_pinned (run->backend, run->staging[i], run->plan.strip_capacity);
       if (run->planar[i])
-        cudaFreeHost (run->planar[i]);
+        give_back_pinned (run->backend, run->planar[i], run->planar_bytes);
       if (run->staging_free[i])
         cudaEventDestroy (run->staging_free[i]);
     }
@@ -257,14 +314,17 @@ allocate_run (cuda_run *run, gh_error *error)
       = run->wide_fastest.planar
             ? plan.channels * gh::planar_stride (plan.strip_capacity / (2 * plan.channels)) * 2
             : 0;
+  run->planar_bytes = planar_bytes;
   /* The second staging buffer only pays when the caller fills it while the GPU counts. */
   for (int i = 0; i < (plan.repetitions == 0 ? 2 : 1); i++)
     {
-      GH_CUDA_CHECK (cudaHostAlloc (&run->staging[i], plan.strip_capacity, cudaHostAllocDefault),
+      GH_CUDA_CHECK (take_pinned (run->backend, plan.strip_capacity,
+                                  reinterpret_cast<void **> (&run->staging[i])),
                      "allocating pinned host memory");
       if (planar_bytes)
-        GH_CUDA_CHECK (cudaHostAlloc (&run->planar[i], planar_bytes, cudaHostAllocDefault),
-                       "allocating pinned host memory");
+        GH_CUDA_CHECK (
+            take_pinned (run->backend, planar_bytes, reinterpret_cast<void **> (&run->planar[i])),
+            "allocating pinned host memory");
       GH_CUDA_CHECK (cudaEventCreateWithFlags (&run->staging_free[i], cudaEventDisableTiming),
                      "creating an event");
     }
@@ -590,6 +650,6 @@ cuda_run_abort (void *data)
 } // namespace
 
 extern "C" const gh_backend_ops gh_cuda_backend_ops = {
-  cuda_open,  cuda_close,         cuda_run_begin, cuda_staging,
-  cuda_strip, cuda_pattern_strip, cuda_run_end,   cuda_run_abort,
+  cuda_open,          cuda_close,   cuda_run_begin, cuda_staging,        cuda_strip,
+  cuda_pattern_strip, cuda_run_end, cuda_run_abort, cuda_release_device,
 };

@@ -219,6 +219,13 @@ gh_engine_free (gh_engine *engine)
   free (engine);
 }
 
+void
+gh_release_gpu (void)
+{
+  if (gh_cuda_backend_ops.release_device)
+    gh_cuda_backend_ops.release_device ();
+}
+
 const char *
 gh_engine_backend (const gh_engine *engine)
 {

@@ -205,6 +205,11 @@ extern "C"
    * or with GH_BACKEND_CUDA when the GPU cannot be used. */
   gh_engine *gh_engine_new (const gh_options *options, gh_error *error);
   void gh_engine_free (gh_engine *engine);
+  /* Frees this process's GPU context, and the device memory it holds, once no engine is left: for
+   * a long-lived caller (the plug-in's resident process) that should not hold the GPU while it
+   * is idle.  The next gh_engine_new opens the GPU again.  Does nothing when no engine has
+   * opened a GPU. */
+  void gh_release_gpu (void);
 
   /* A line naming the device, driver and runtime, or "CPU, N threads: <why no GPU>". */
   const char *gh_engine_backend (const gh_engine *engine);

@@ -24,10 +24,6 @@
 
 #include "core.h"
 
-/* Strips of about this many bytes of 8-bit samples: small enough that the progress bar moves and
- * that reading the next strip overlaps counting the last one, large enough that a strip costs
- * the engine little.  Never more than the engine's max_rows. */
-#define STRIP_TARGET_BYTES ((size_t) 8 << 20)
 /* The scratch for high-bit-depth reads. */
 #define SCRATCH_TARGET_BYTES ((size_t) 8 << 20)
 
@@ -187,78 +183,11 @@ gpuhist_bins_valid (int bins)
 /* --- errors ------------------------------------------------------------------------------------
  */
 
-static void
-set_engine_error (GError **error, const gh_error *gherr)
+void
+gpuhist_set_engine_error (GError **error, const gh_error *gherr)
 {
   g_set_error (error, GPUHIST_ERROR, gherr->status, "%s",
                gherr->message[0] ? gherr->message : gh_status_name (gherr->status));
-}
-
-/* An engine being made on a thread (gpuhist_core_engine_prepare), or NULL. */
-typedef struct
-{
-  gh_engine *engine;
-  gh_error error;
-} EngineMade;
-
-static GThread *engine_thread;
-
-static gpointer
-make_engine (gpointer data)
-{
-  EngineMade *made = g_new0 (EngineMade, 1);
-  gh_options options;
-
-  (void) data;
-  gh_options_init (&options);
-  /* Staging for the plug-in's strips only: pinning the default budget's 2 x 128 MiB took about
-   * 0.1 s on the GPU machine (docs/BENCHMARKS.md), as long as fetching 24 MP. */
-  options.memory_budget = 2 * STRIP_TARGET_BYTES;
-  made->error.status = GH_OK;
-  made->engine = gh_engine_new (&options, &made->error);
-  return made;
-}
-
-void
-gpuhist_core_engine_prepare (void)
-{
-  if (engine_thread == NULL)
-    engine_thread = g_thread_new ("gpuhist-engine", make_engine, NULL);
-}
-
-/* The engine the thread made, once it has; NULL where none was started. */
-static EngineMade *
-join_engine_thread (void)
-{
-  EngineMade *made = engine_thread != NULL ? g_thread_join (engine_thread) : NULL;
-
-  engine_thread = NULL;
-  return made;
-}
-
-void
-gpuhist_core_engine_discard (void)
-{
-  EngineMade *made = join_engine_thread ();
-
-  if (made != NULL && made->engine != NULL)
-    gh_engine_free (made->engine);
-  g_free (made);
-}
-
-gh_engine *
-gpuhist_core_engine_new (GError **error)
-{
-  EngineMade *made = join_engine_thread ();
-  gh_engine *engine;
-
-  if (made == NULL)
-    made = make_engine (NULL);
-  engine = made->engine;
-  if (engine == NULL)
-    set_engine_error (error, &made->error);
-  g_free (made);
-  return engine;
 }
 
 /* --- streaming ----------------------------------------------------------------------------- */
@@ -343,7 +272,7 @@ stream_init (Stream *stream, const GpuhistSource *source, const GpuhistMonitor *
   stream->direct = babl_format_get_n_components (fetch_format) == source->channels
                    && strcmp (stream->type, bytes_per_sample == 2 ? "u16" : "u8") == 0
                    && stream->fetch_bpp == source->channels * bytes_per_sample;
-  stream->strip_rows = (int) MAX ((size_t) 1, STRIP_TARGET_BYTES / row_bytes);
+  stream->strip_rows = (int) MAX ((size_t) 1, GPUHIST_STRIP_TARGET_BYTES / row_bytes);
   if (stream->strip_rows > stream->tile_height)
     stream->strip_rows -= stream->strip_rows % stream->tile_height;
 
@@ -530,7 +459,7 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
 
       if (gh_engine_set_bins (engine, bins, GH_STRATEGY_AUTO, &gherr) != GH_OK)
         {
-          set_engine_error (error, &gherr);
+          gpuhist_set_engine_error (error, &gherr);
           return FALSE;
         }
       if (!stream_init (&stream, source, monitor, source->fetch_format16, 2, error))
@@ -568,7 +497,7 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
           gh_engine_fall_back_to_cpu (engine, gherr.message);
           continue;
         }
-      set_engine_error (error, &gherr);
+      gpuhist_set_engine_error (error, &gherr);
       break;
     }
 
@@ -673,7 +602,7 @@ run_pattern (gh_engine *engine, gh_pattern pattern, const GpuhistReport *report,
           gh_engine_fall_back_to_cpu (engine, gherr.message);
           continue;
         }
-      set_engine_error (error, &gherr);
+      gpuhist_set_engine_error (error, &gherr);
       return FALSE;
     }
 }
@@ -841,6 +770,9 @@ report_json (const GpuhistReport *report)
                           g_ascii_formatd (number, sizeof number, "%.3f", report->fetch_ms));
   g_string_append_printf (out, ",\n  \"total_ms\": %s",
                           g_ascii_formatd (number, sizeof number, "%.3f", report->total_ms));
+  g_string_append_printf (out, ",\n  \"engine_ms\": %s",
+                          g_ascii_formatd (number, sizeof number, "%.3f", report->engine_ms));
+  g_string_append_printf (out, ",\n  \"engine_kept\": %s", json_bool (report->engine_kept));
   if (report->note)
     {
       g_string_append (out, ",\n  \"note\": ");
@@ -946,14 +878,17 @@ gpuhist_core_run (const GpuhistSource *source, const GpuhistSettings *settings,
                   const GpuhistMonitor *monitor, const char *note, GpuhistReport *report,
                   GError **error)
 {
-  gh_engine *engine = gpuhist_core_engine_new (error);
+  GpuhistEngineStart start;
+  gh_engine *engine = gpuhist_core_engine_new (&start, error);
   gboolean ok;
 
   gpuhist_report_clear (report);
   if (engine == NULL)
     return FALSE;
   ok = gpuhist_core_measure (engine, source, settings, monitor, report, error);
-  gh_engine_free (engine);
+  gpuhist_core_engine_done (engine);
+  report->engine_ms = start.waited_ms;
+  report->engine_kept = start.kept;
   if (ok && note != NULL)
     report->note = g_strdup (note);
   if (ok && settings && settings->output_file && settings->output_file[0])

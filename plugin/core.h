@@ -16,6 +16,16 @@ G_BEGIN_DECLS
 #define PLUG_IN_BINARY "gpu-histogram"
 #define PLUG_IN_ROLE "gimp-gpu-histogram"
 
+/* The resident process: GIMP starts the extension (no arguments) with itself; it installs the
+ * temporary procedure, which takes the same arguments and returns the same values as
+ * PLUG_IN_PROC, and keeps the GPU ready between runs (engine-keeper.c).  PLUG_IN_PROC hands its
+ * runs to it; the temporary procedure answers GIMP_PDB_PASS_THROUGH while it is busy (its dialog
+ * is open), and PLUG_IN_PROC then counts in its own process, as it also does when the extension
+ * is not there.  GPUHIST_RESIDENT=0 in GIMP's environment turns the hand-over off. */
+#define GPUHIST_RESIDENT_EXTENSION "extension-gpu-histogram"
+#define GPUHIST_RESIDENT_PROC "plug-in-gpu-histogram-resident"
+gboolean gpuhist_resident_enabled (void);
+
 /* What to read: a drawable's buffer, the rectangle within it (the selection's bounds), and the
  * format to read it in.  The glue fills it; the core never asks GIMP anything. */
 typedef struct
@@ -51,8 +61,10 @@ typedef struct
   gh_result layer;
   gh_result flat; /* flat.channels == 0 when not run */
   gh_result noise;
-  double fetch_ms; /* reading the pixels from GIMP, converting included */
-  double total_ms; /* from the first fetch to the last count */
+  double fetch_ms;      /* reading the pixels from GIMP, converting included */
+  double total_ms;      /* from the first fetch to the last count */
+  double engine_ms;     /* waiting for the engine before the first fetch (GpuhistEngineStart) */
+  gboolean engine_kept; /* the resident process's engine from an earlier run */
   int channels;
   const char *channel_names[GH_MAX_CHANNELS];
   gchar *drawable_name;
@@ -100,16 +112,46 @@ void gpuhist_source_clear (GpuhistSource *source);
 /* Everything below was added to the contract by the plug-in issue; all of it is
  * GIMP-version-independent. */
 
-/* Creates an engine with the defaults (the GPU when usable, else the CPU with the reason
- * recorded), or takes the one gpuhist_core_engine_prepare started; NULL only when no engine at
- * all can be had. */
-gh_engine *gpuhist_core_engine_new (GError **error);
+/* --- the engine: where it comes from and how long it lives (engine-keeper.c) --- */
 
-/* Starts making the engine on a thread, so that the GPU's start-up (about 0.3 s on the GPU
- * machine) overlaps GIMP's own set-up of the run; the next gpuhist_core_engine_new takes it.  A
- * run that ends before that calls gpuhist_core_engine_discard, which waits for it and frees it. */
+/* Strips of about this many bytes of 8-bit samples: small enough that the progress bar moves and
+ * that reading the next strip overlaps counting the last one, large enough that a strip costs
+ * the engine little.  The engine's staging is two of them. */
+#define GPUHIST_STRIP_TARGET_BYTES ((size_t) 8 << 20)
+
+/* How a run got its engine. */
+typedef struct
+{
+  double waited_ms; /* blocked waiting for it (the GPU's start-up left after GIMP's set-up) */
+  gboolean kept;    /* the resident process kept it from an earlier run: no start-up at all */
+} GpuhistEngineStart;
+
+/* Starts making the engine on a thread, so that the GPU's start-up (about 0.2 s on the GPU
+ * machine) overlaps GIMP's own set-up of the run; nothing when an engine is kept.  The next
+ * gpuhist_core_engine_new takes it.  A run that ends before that calls
+ * gpuhist_core_engine_discard, which waits for it and is done with it. */
 void gpuhist_core_engine_prepare (void);
 void gpuhist_core_engine_discard (void);
+
+/* The kept engine, or the one gpuhist_core_engine_prepare started, or a new one with the
+ * defaults (the GPU when usable, else the CPU with the reason recorded); NULL only when no engine
+ * at all can be had.  start (may be NULL) says how.  Hand it back to gpuhist_core_engine_done. */
+gh_engine *gpuhist_core_engine_new (GpuhistEngineStart *start, GError **error);
+/* Keeps a GPU engine for the next run when gpuhist_core_keep_engines said so, else frees it. */
+void gpuhist_core_engine_done (gh_engine *engine);
+
+/* For the resident process: keep GPU engines between runs, and let them go (with the GPU's
+ * context: gh_release_gpu) after idle_seconds without a run; 0 keeps none. */
+void gpuhist_core_keep_engines (guint idle_seconds);
+/* Frees a kept engine that has been idle long enough.  Returns the milliseconds until it will
+ * have been (call again then), or 0 when no engine is kept. */
+guint gpuhist_core_engine_release_idle (void);
+/* GPUHIST_KEEP_GPU_SECONDS (0 to 86400), else the default. */
+#define GPUHIST_DEFAULT_KEEP_GPU_SECONDS 60
+guint gpuhist_resident_idle_seconds (void);
+
+/* A GError from the engine's error (GPUHIST_ERROR, the engine's status as the code). */
+void gpuhist_set_engine_error (GError **error, const gh_error *gherr);
 
 /* What kind of drawable the source is: a layer (RGB, gray or indexed, with or without alpha), or
  * a layer mask or channel (always one channel, "gray", in the curve asked for, like a gray

@@ -1368,7 +1368,8 @@ gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *se
                                 const char *note, void (*init_ui) (void),
                                 const GpuhistDialogParams *hooks, GError **error)
 {
-  gh_engine *engine = gpuhist_core_engine_new (error);
+  GpuhistEngineStart start;
+  gh_engine *engine = gpuhist_core_engine_new (&start, error);
   GpuhistDialogParams params = *hooks;
   gboolean shown;
 
@@ -1376,9 +1377,11 @@ gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *se
     return FALSE;
   if (!gpuhist_core_measure (engine, source, settings, monitor, report, error))
     {
-      gh_engine_free (engine);
+      gpuhist_core_engine_done (engine);
       return FALSE;
     }
+  report->engine_ms = start.waited_ms;
+  report->engine_kept = start.kept;
   if (note != NULL)
     report->note = g_strdup (note);
   init_ui ();
@@ -1387,7 +1390,7 @@ gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *se
   params.settings = settings;
   params.report = report;
   shown = gpuhist_dialog_run (&params);
-  gh_engine_free (engine);
+  gpuhist_core_engine_done (engine);
   if (!shown)
     g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
                  _ ("The dialog could not be shown."));

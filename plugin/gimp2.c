@@ -46,6 +46,7 @@ typedef struct
 static void query (void);
 static void run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_vals,
                  GimpParam **return_vals);
+static void run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals);
 
 const GimpPlugInInfo PLUG_IN_INFO = {
   NULL,  /* init_proc */
@@ -97,37 +98,38 @@ init_i18n (void)
   g_free (dir);
 }
 
+/* The procedure's arguments and return values, the same for the resident procedure. */
+static const GimpParamDef proc_args[] = {
+  { GIMP_PDB_INT32, "run-mode", "The run mode { RUN-INTERACTIVE (0), RUN-NONINTERACTIVE (1) }" },
+  { GIMP_PDB_IMAGE, "image", "Input image" },
+  { GIMP_PDB_DRAWABLE, "drawable", "The layer, layer mask or channel to count" },
+  { GIMP_PDB_STRING, "output-file",
+    "Write the results there, CSV or JSON by the extension (.csv, .json); empty for none" },
+  { GIMP_PDB_INT32, "repetitions",
+    "Timed runs per method (0..1000); 0 counts once with the fastest method, untimed" },
+  { GIMP_PDB_INT32, "linear",
+    "Bin in linear light instead of the perceptual curve { FALSE (0), TRUE (1) }" },
+  { GIMP_PDB_INT32, "bins",
+    "Bins per channel: 256, 1024, 4096, 16384 or 65536 (every 16-bit level); 8-bit and "
+    "indexed layers always count into 256" },
+};
+static const GimpParamDef proc_return_vals[] = {
+  { GIMP_PDB_INT32, "n-channels", "Channels counted (1 to 4)" },
+  { GIMP_PDB_INT32, "num-counts",
+    "Length of counts: n-channels * the bins counted (256 for 8-bit and indexed layers); 0 "
+    "past 49152 values (GIMP 2.10's Script-Fu cannot take more): use output-file then" },
+  { GIMP_PDB_FLOATARRAY, "counts",
+    "Pixels per bin, the bins counted per channel, channel by channel (exact integers)" },
+  { GIMP_PDB_STRING, "backend", "The GPU, driver and runtime that counted, or the CPU and why" },
+  { GIMP_PDB_INT32, "num-timings", "Length of timings: 6" },
+  { GIMP_PDB_FLOATARRAY, "timings",
+    "Milliseconds: global atomics, privatized, fastest, read-only, upload, fetch from GIMP; "
+    "-1 where not run" },
+};
+
 static void
 query (void)
 {
-  static const GimpParamDef args[] = {
-    { GIMP_PDB_INT32, "run-mode", "The run mode { RUN-INTERACTIVE (0), RUN-NONINTERACTIVE (1) }" },
-    { GIMP_PDB_IMAGE, "image", "Input image" },
-    { GIMP_PDB_DRAWABLE, "drawable", "The layer, layer mask or channel to count" },
-    { GIMP_PDB_STRING, "output-file",
-      "Write the results there, CSV or JSON by the extension (.csv, .json); empty for none" },
-    { GIMP_PDB_INT32, "repetitions",
-      "Timed runs per method (0..1000); 0 counts once with the fastest method, untimed" },
-    { GIMP_PDB_INT32, "linear",
-      "Bin in linear light instead of the perceptual curve { FALSE (0), TRUE (1) }" },
-    { GIMP_PDB_INT32, "bins",
-      "Bins per channel: 256, 1024, 4096, 16384 or 65536 (every 16-bit level); 8-bit and "
-      "indexed layers always count into 256" },
-  };
-  static const GimpParamDef return_vals[] = {
-    { GIMP_PDB_INT32, "n-channels", "Channels counted (1 to 4)" },
-    { GIMP_PDB_INT32, "num-counts",
-      "Length of counts: n-channels * the bins counted (256 for 8-bit and indexed layers); 0 "
-      "past 49152 values (GIMP 2.10's Script-Fu cannot take more): use output-file then" },
-    { GIMP_PDB_FLOATARRAY, "counts",
-      "Pixels per bin, the bins counted per channel, channel by channel (exact integers)" },
-    { GIMP_PDB_STRING, "backend", "The GPU, driver and runtime that counted, or the CPU and why" },
-    { GIMP_PDB_INT32, "num-timings", "Length of timings: 6" },
-    { GIMP_PDB_FLOATARRAY, "timings",
-      "Milliseconds: global atomics, privatized, fastest, read-only, upload, fetch from GIMP; "
-      "-1 where not run" },
-  };
-
   gchar *locale = locale_dir ();
   gchar *icon = data_path ("icons" G_DIR_SEPARATOR_S "gpu-histogram-16.png");
 
@@ -153,13 +155,22 @@ query (void)
                           "indexed layers have 256 levels and always count into 256 bins (the "
                           "result says 256).  Any other bin count is an error.",
                           "gpu-histogram authors", "gpu-histogram authors", "2025",
-                          N_ ("GPU Histogram…"), "*", GIMP_PLUGIN, G_N_ELEMENTS (args),
-                          G_N_ELEMENTS (return_vals), args, return_vals);
+                          N_ ("GPU Histogram…"), "*", GIMP_PLUGIN, G_N_ELEMENTS (proc_args),
+                          G_N_ELEMENTS (proc_return_vals), proc_args, proc_return_vals);
 
   gimp_plugin_menu_register (PLUG_IN_PROC, "<Image>/Filters/Analysis");
   if (icon != NULL)
     gimp_plugin_icon_register (PLUG_IN_PROC, GIMP_ICON_TYPE_IMAGE_FILE, (const guint8 *) icon);
   g_free (icon);
+
+  /* No arguments: GIMP starts it with itself (core.h, GPUHIST_RESIDENT_EXTENSION). */
+  gimp_install_procedure (GPUHIST_RESIDENT_EXTENSION,
+                          "Keeps the GPU ready between GPU Histogram runs",
+                          "GIMP starts this with itself.  It opens the GPU at the first "
+                          "plug-in-gpu-histogram run, keeps it open between runs, and closes it "
+                          "after a minute without one (GPUHIST_KEEP_GPU_SECONDS).",
+                          "gpu-histogram authors", "gpu-histogram authors", "2026", NULL, NULL,
+                          GIMP_EXTENSION, 0, 0, NULL, NULL);
 }
 
 static void
@@ -202,8 +213,7 @@ return_error (gint *n_return_vals, GimpPDBStatusType status, const gchar *messag
 }
 
 static void
-run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_vals,
-     GimpParam **return_vals)
+run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals)
 {
   GimpRunMode run_mode;
   gint32 drawable_id;
@@ -220,8 +230,6 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
   gint n;
   gboolean fetch_only = FALSE; /* GPUHIST_FETCH_ONLY=1: benchmarks only (core.h) */
 
-  (void) name;
-  *return_vals = values;
   init_i18n ();
 
   if (n_params < 3)
@@ -402,4 +410,122 @@ failed:
   gpuhist_report_clear (&report);
   gpuhist_source_clear (&source);
   g_object_unref (buffer);
+}
+
+/* --- the resident process ------------------------------------------------------------------ */
+
+/* GPUHIST_RESIDENT_EXTENSION: installs the resident procedure and serves it until GIMP quits,
+ * letting the GPU go when it has been idle (engine-keeper.c). */
+static void
+run_resident (void)
+{
+  gimp_install_temp_proc (GPUHIST_RESIDENT_PROC, "GPU Histogram in the resident process",
+                          "Takes the same arguments and returns the same values as "
+                          "plug-in-gpu-histogram, which hands its runs to it.",
+                          "gpu-histogram authors", "gpu-histogram authors", "2026", NULL, "*",
+                          GIMP_TEMPORARY, G_N_ELEMENTS (proc_args), G_N_ELEMENTS (proc_return_vals),
+                          proc_args, proc_return_vals, run);
+  gpuhist_core_keep_engines (gpuhist_resident_idle_seconds ());
+  /* Messages are also read while a run's dialog is open, so that another call is answered
+   * (PASS_THROUGH) instead of waiting for the dialog to close. */
+  gimp_extension_enable ();
+  gimp_extension_ack ();
+  for (;;)
+    gimp_extension_process (gpuhist_core_engine_release_idle ());
+}
+
+/* Owned copies of the resident procedure's return values, in values[]. */
+static void
+take_return_values (const GimpParam *returned, gint n_returned, gint *n_return_vals)
+{
+  gint n = MIN (n_returned, (gint) G_N_ELEMENTS (values));
+  gint length = 0;
+
+  g_clear_pointer (&error_message, g_free);
+  g_clear_pointer (&backend_line, g_free);
+  g_clear_pointer (&counts_array, g_free);
+  g_clear_pointer (&timings_array, g_free);
+  /* One string (the backend, or the error's message) and up to two arrays (counts, timings). */
+  gchar **string_owner
+      = n > 0 && returned[0].data.d_status == GIMP_PDB_SUCCESS ? &backend_line : &error_message;
+
+  for (gint i = 0; i < n; i++)
+    {
+      values[i] = returned[i];
+      switch (returned[i].type)
+        {
+        case GIMP_PDB_INT32:
+          length = returned[i].data.d_int32; /* the next array's length */
+          break;
+        case GIMP_PDB_STRING:
+          *string_owner = values[i].data.d_string = g_strdup (returned[i].data.d_string);
+          break;
+        case GIMP_PDB_FLOATARRAY:
+          values[i].data.d_floatarray
+              = g_memdup2 (returned[i].data.d_floatarray, sizeof (gdouble) * MAX (length, 0));
+          *(counts_array == NULL ? &counts_array : &timings_array) = values[i].data.d_floatarray;
+          break;
+        default: break;
+        }
+    }
+  *n_return_vals = n;
+}
+
+/* Runs in the resident process when it is there and free; FALSE: count in this process. */
+static gboolean
+hand_over (gint n_params, const GimpParam *param, gint *n_return_vals)
+{
+  GimpParam *returned;
+  gint n_returned = 0;
+  GimpPDBStatusType status;
+
+  if (n_params < 3 || !gpuhist_resident_enabled ()
+      || (param[0].data.d_int32 == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ())
+      || !gimp_procedural_db_proc_exists (GPUHIST_RESIDENT_PROC))
+    return FALSE;
+  /* Its errors are this procedure's: GIMP shows them once, when they are returned from here. */
+  gimp_plugin_set_pdb_error_handler (GIMP_PDB_ERROR_HANDLER_PLUGIN);
+  returned = gimp_run_procedure2 (GPUHIST_RESIDENT_PROC, &n_returned, n_params, param);
+  gimp_plugin_set_pdb_error_handler (GIMP_PDB_ERROR_HANDLER_INTERNAL);
+  status = n_returned > 0 ? returned[0].data.d_status : GIMP_PDB_EXECUTION_ERROR;
+  /* Busy, or gone (it crashed: GIMP removed its procedure): count here instead. */
+  if (status == GIMP_PDB_PASS_THROUGH
+      || (status != GIMP_PDB_SUCCESS && !gimp_procedural_db_proc_exists (GPUHIST_RESIDENT_PROC)))
+    {
+      gimp_destroy_params (returned, n_returned);
+      return FALSE;
+    }
+  take_return_values (returned, n_returned, n_return_vals);
+  gimp_destroy_params (returned, n_returned);
+  return TRUE;
+}
+
+static void
+run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_vals,
+     GimpParam **return_vals)
+{
+  static gboolean resident_busy;
+
+  *return_vals = values;
+  if (strcmp (name, GPUHIST_RESIDENT_EXTENSION) == 0)
+    run_resident (); /* returns only when GIMP quits */
+  else if (strcmp (name, GPUHIST_RESIDENT_PROC) == 0)
+    {
+      if (resident_busy)
+        {
+          /* Apart from values[], which the run in progress will fill. */
+          static GimpParam busy[1];
+
+          busy[0].type = GIMP_PDB_STATUS;
+          busy[0].data.d_status = GIMP_PDB_PASS_THROUGH;
+          *return_vals = busy;
+          *n_return_vals = 1;
+          return;
+        }
+      resident_busy = TRUE;
+      run_histogram (n_params, param, n_return_vals);
+      resident_busy = FALSE;
+    }
+  else if (!hand_over (n_params, param, n_return_vals))
+    run_histogram (n_params, param, n_return_vals);
 }

@@ -58,6 +58,13 @@ static gboolean gpu_histogram_set_i18n (GimpPlugIn *plug_in, const gchar *proced
 static GimpValueArray *gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode,
                                           GimpImage *image, GimpDrawable **drawables,
                                           GimpProcedureConfig *config, gpointer run_data);
+static GimpValueArray *gpu_histogram_run_resident (GimpProcedure *procedure, GimpRunMode run_mode,
+                                                   GimpImage *image, GimpDrawable **drawables,
+                                                   GimpProcedureConfig *config, gpointer run_data);
+static GimpValueArray *hand_over (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
+                                  GimpDrawable **drawables, GimpProcedureConfig *config);
+static GimpValueArray *resident_extension_run (GimpProcedure *procedure,
+                                               GimpProcedureConfig *config, gpointer run_data);
 
 G_DEFINE_TYPE (GpuHistogram, gpu_histogram, GIMP_TYPE_PLUG_IN)
 
@@ -83,7 +90,8 @@ static GList *
 gpu_histogram_query_procedures (GimpPlugIn *plug_in)
 {
   (void) plug_in;
-  return g_list_append (NULL, g_strdup (PLUG_IN_PROC));
+  return g_list_append (g_list_append (NULL, g_strdup (PLUG_IN_PROC)),
+                        g_strdup (GPUHIST_RESIDENT_EXTENSION));
 }
 
 /* The message catalogs: the gpu-histogram domain, in the plug-in folder's locale/.  Until
@@ -108,11 +116,29 @@ gpu_histogram_set_i18n (GimpPlugIn *plug_in, const gchar *procedure_name, gchar 
   return TRUE;
 }
 
+/* The arguments and return values, the same for the resident procedure. */
+static void add_arguments (GimpProcedure *procedure);
+
 static GimpProcedure *
 gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
 {
   GimpProcedure *procedure;
 
+  if (strcmp (name, GPUHIST_RESIDENT_EXTENSION) == 0)
+    {
+      /* No arguments: GIMP starts it with itself (core.h, GPUHIST_RESIDENT_EXTENSION). */
+      procedure = gimp_procedure_new (plug_in, name, GIMP_PDB_PROC_TYPE_PERSISTENT,
+                                      resident_extension_run, NULL, NULL);
+      gimp_procedure_set_documentation (
+          procedure, "Keeps the GPU ready between GPU Histogram runs",
+          "GIMP starts this with itself.  It opens the GPU at the first plug-in-gpu-histogram "
+          "run, keeps it open between runs, and closes it after a minute without one "
+          "(GPUHIST_KEEP_GPU_SECONDS).",
+          name);
+      gimp_procedure_set_attribution (procedure, "gpu-histogram authors", "gpu-histogram authors",
+                                      "2026");
+      return procedure;
+    }
   if (strcmp (name, PLUG_IN_PROC) != 0)
     return NULL;
 
@@ -158,7 +184,13 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
       PLUG_IN_PROC);
   gimp_procedure_set_attribution (procedure, "gpu-histogram authors", "gpu-histogram authors",
                                   "2025");
+  add_arguments (procedure);
+  return procedure;
+}
 
+static void
+add_arguments (GimpProcedure *procedure)
+{
   gimp_procedure_add_string_argument (procedure, "output-file", _ ("Output file"),
                                       _ ("Write the results there, CSV or JSON by the extension "
                                          "(.csv, .json); empty for none"),
@@ -194,8 +226,6 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
       "Milliseconds: global atomics, privatized, fastest, read-only, upload, fetch from GIMP; "
       "-1 where not run",
       G_PARAM_READWRITE);
-
-  return procedure;
 }
 
 static void
@@ -252,8 +282,11 @@ gpu_histogram_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *im
   gint n;
   gboolean fetch_only = FALSE; /* GPUHIST_FETCH_ONLY=1: benchmarks only (core.h) */
 
-  (void) image;
   (void) run_data;
+
+  if (strcmp (gimp_procedure_get_name (procedure), PLUG_IN_PROC) == 0
+      && (values = hand_over (procedure, run_mode, image, drawables, config)) != NULL)
+    return values;
 
   n_drawables = drawables ? gimp_core_object_array_get_length ((GObject **) drawables) : 0;
   if (n_drawables == 0)
@@ -378,5 +411,96 @@ done:
   g_free (name);
   g_free (note);
   g_free (output_file);
+  return values;
+}
+
+/* --- the resident process ------------------------------------------------------------------ */
+
+/* GPUHIST_RESIDENT_EXTENSION: installs the resident procedure and serves it until GIMP quits,
+ * letting the GPU go when it has been idle (engine-keeper.c). */
+static GimpValueArray *
+resident_extension_run (GimpProcedure *procedure, GimpProcedureConfig *config, gpointer run_data)
+{
+  GimpPlugIn *plug_in = gimp_procedure_get_plug_in (procedure);
+  GimpProcedure *resident
+      = gimp_image_procedure_new (plug_in, GPUHIST_RESIDENT_PROC, GIMP_PDB_PROC_TYPE_TEMPORARY,
+                                  gpu_histogram_run_resident, NULL, NULL);
+
+  (void) config;
+  (void) run_data;
+  gimp_procedure_set_image_types (resident, "*");
+  gimp_procedure_set_documentation (resident, "GPU Histogram in the resident process",
+                                    "Takes the same arguments and returns the same values as "
+                                    "plug-in-gpu-histogram, which hands its runs to it.",
+                                    GPUHIST_RESIDENT_PROC);
+  add_arguments (resident);
+  gimp_plug_in_add_temp_procedure (plug_in, resident);
+  g_object_unref (resident);
+
+  gpuhist_core_keep_engines (gpuhist_resident_idle_seconds ());
+  /* Messages are also read while a run's dialog is open, so that another call is answered
+   * (PASS_THROUGH) instead of waiting for the dialog to close. */
+  gimp_procedure_persistent_ready (procedure);
+  gimp_plug_in_persistent_enable (plug_in);
+  for (;;)
+    gimp_plug_in_persistent_process (plug_in, gpuhist_core_engine_release_idle ());
+  return gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS, NULL);
+}
+
+static GimpValueArray *
+gpu_histogram_run_resident (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
+                            GimpDrawable **drawables, GimpProcedureConfig *config,
+                            gpointer run_data)
+{
+  static gboolean busy;
+  GimpValueArray *values;
+
+  if (busy)
+    return gimp_procedure_new_return_values (procedure, GIMP_PDB_PASS_THROUGH, NULL);
+  busy = TRUE;
+  values = gpu_histogram_run (procedure, run_mode, image, drawables, config, run_data);
+  busy = FALSE;
+  return values;
+}
+
+/* Runs in the resident process when it is there and free; NULL: count in this process. */
+static GimpValueArray *
+hand_over (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
+           GimpDrawable **drawables, GimpProcedureConfig *config)
+{
+  GimpPlugIn *plug_in = gimp_procedure_get_plug_in (procedure);
+  GimpPDB *pdb = gimp_get_pdb ();
+  GimpProcedure *resident;
+  GimpProcedureConfig *resident_config;
+  GimpValueArray *values;
+  GimpPDBStatusType status;
+  gchar *output_file = NULL;
+  gint repetitions = 5, bins = GH_BINS;
+  gboolean linear = FALSE;
+
+  if (!gpuhist_resident_enabled ()
+      || (run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ())
+      || !gimp_pdb_procedure_exists (pdb, GPUHIST_RESIDENT_PROC))
+    return NULL;
+  resident = gimp_pdb_lookup_procedure (pdb, GPUHIST_RESIDENT_PROC);
+  resident_config = gimp_procedure_create_config (resident);
+  g_object_get (config, "output-file", &output_file, "repetitions", &repetitions, "linear", &linear,
+                "bins", &bins, NULL);
+  g_object_set (resident_config, "run-mode", run_mode, "image", image, "drawables", drawables,
+                "output-file", output_file, "repetitions", repetitions, "linear", linear, "bins",
+                bins, NULL);
+  g_free (output_file);
+
+  /* Its errors are this procedure's: GIMP shows them once, when they are returned from here. */
+  gimp_plug_in_set_pdb_error_handler (plug_in, GIMP_PDB_ERROR_HANDLER_PLUGIN);
+  values = gimp_procedure_run_config (resident, resident_config);
+  gimp_plug_in_set_pdb_error_handler (plug_in, GIMP_PDB_ERROR_HANDLER_INTERNAL);
+  g_object_unref (resident_config);
+
+  status = GIMP_VALUES_GET_ENUM (values, 0);
+  /* Busy, or gone (it crashed: GIMP removed its procedure): count here instead. */
+  if (status == GIMP_PDB_PASS_THROUGH
+      || (status != GIMP_PDB_SUCCESS && !gimp_pdb_procedure_exists (pdb, GPUHIST_RESIDENT_PROC)))
+    g_clear_pointer (&values, gimp_value_array_unref);
   return values;
 }

@@ -369,6 +369,71 @@ test_sliced_on_smaller_gpus (void)
   unsetenv ("GPUHIST_TEST_SHARED_KIB");
 }
 
+/* The plug-in's resident process runs again and again on one engine, and releases the GPU when
+ * idle (plugin/engine-keeper.c): the pinned buffers a run leaves are the next run's, 8-bit and
+ * 16-bit planar runs alternate on them exactly, and after gh_release_gpu a new engine counts. */
+static void
+test_kept_engine_and_release (void)
+{
+  const int width = 1999, height = 300, channels = 3, bins = 65536;
+  const size_t row = (size_t) width * channels;
+  uint8_t *pixels = test_image (IMAGE_NOISE, width, height, channels, row);
+  uint16_t *pixels16 = test_image16 (IMAGE_NOISE, width, height, channels, row * 2);
+  uint64_t expected[3 * GH_BINS] = { 0 };
+  uint64_t *expected16 = calloc ((size_t) channels * bins, sizeof *expected16);
+  gh_reference_count (pixels, width, height, channels, row, expected);
+  gh_reference_count16 (pixels16, width, height, channels, row * 2, bins, expected16);
+  gh_error error;
+  gh_engine *engine = gpu_engine (0, 0, 2 * row * 2 * 40, GH_LAYOUT_AUTO, &error);
+  CHECK (engine != NULL, "engine: %s", error.message);
+  uint8_t *first_strip = NULL;
+  for (int pass = 0; engine && pass < 3; pass++)
+    {
+      gh_result result;
+      gh_run *run = gh_run_begin (engine, width, height, channels, &error);
+      int rows;
+      uint8_t *strip = run ? gh_run_strip_buffer (run, &rows) : NULL;
+      if (pass == 0)
+        first_strip = strip;
+      else
+        CHECK (strip == first_strip, "pass %d: the kept staging buffer was not reused", pass);
+      gh_run_abort (run);
+      CHECK (gh_histogram_buffer (engine, pixels, width, height, channels, row, &result, &error)
+                 == GH_OK,
+             "pass %d, 8-bit: %s", pass, error.message);
+      test_counts_equal (result.counts, expected, channels, "kept engine, 8-bit");
+      gh_result_clear (&result);
+      CHECK (gh_engine_set_bins (engine, bins, GH_STRATEGY_AUTO, &error) == GH_OK, "%s",
+             error.message);
+      CHECK (gh_histogram_buffer16 (engine, pixels16, width, height, channels, row * 2, &result,
+                                    &error)
+                 == GH_OK,
+             "pass %d, 16-bit: %s", pass, error.message);
+      test_counts_equal_bins (result.counts, expected16, channels, bins, "kept engine, 16-bit");
+      gh_result_clear (&result);
+      CHECK (gh_engine_set_bins (engine, GH_BINS, GH_STRATEGY_AUTO, &error) == GH_OK, "%s",
+             error.message);
+    }
+  gh_engine_free (engine);
+  gh_release_gpu ();
+  gh_release_gpu (); /* nothing left to release: harmless */
+  engine = gpu_engine (0, 0, 0, GH_LAYOUT_AUTO, &error);
+  CHECK (engine != NULL, "an engine after gh_release_gpu: %s", error.message);
+  if (engine)
+    {
+      gh_result result;
+      CHECK (gh_histogram_buffer (engine, pixels, width, height, channels, row, &result, &error)
+                 == GH_OK,
+             "after gh_release_gpu: %s", error.message);
+      test_counts_equal (result.counts, expected, channels, "after gh_release_gpu");
+      gh_result_clear (&result);
+      gh_engine_free (engine);
+    }
+  free (expected16);
+  free (pixels16);
+  free (pixels);
+}
+
 int
 main (void)
 {
@@ -392,5 +457,6 @@ main (void)
   test_forced_layout_errors ();
   test_wide_strategies ();
   test_sliced_on_smaller_gpus ();
+  test_kept_engine_and_release ();
   return test_finish ("test-engine-gpu");
 }

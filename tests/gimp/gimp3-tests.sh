@@ -1,7 +1,8 @@
 #!/bin/bash
 # GIMP 3.0 tests, from the Debian 12 build: inside the Debian 13 root (tools/debian13-root),
 # configure and build the plug-in for GIMP 3 in BUILD, then run the tests there: gimp-tests.py
-# for SUITE generated, photo or python; bins-tests.py for bins; pyfu-tests.py for pyfu.
+# for SUITE generated, photo or python; bins-tests.py for bins; pyfu-tests.py for pyfu;
+# resident-tests.py for resident.
 #
 #   gimp3-tests.sh SRCDIR WORKDIR CUDA(enabled|disabled) SUITE [CACHE]
 #
@@ -36,6 +37,7 @@ plugin=$build/plugin/gpu-histogram
 case $suite in
 bins) exec python3 "$src/tests/gimp/bins-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
 pyfu) exec python3 "$src/tests/gimp/pyfu-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
+resident) exec python3 "$src/tests/gimp/resident-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
 esac
 exec python3 "$src/tests/gimp/gimp-tests.py" --gimp 3 --plugin "$plugin" \
     --workdir "$work" --suite "$suite" --cache "$cache"

@@ -1,0 +1,163 @@
+/* gpu-histogram: where the plug-in's engine comes from, and how long it lives.
+ *
+ * Opening the GPU costs a new process about 0.2 s on the GPU machine (cuInit and the context,
+ * tools/cuda-startup.cu), longer than GIMP takes to give 24 MP.  So:
+ *   - a run starts making its engine on a thread as it begins (gpuhist_core_engine_prepare),
+ *     while GIMP sets the pixels up, and takes it when it needs it (gpuhist_core_engine_new);
+ *   - the plug-in's resident process (the GIMP extension in gimp2.c and gimp3.c) keeps a GPU
+ *     engine between runs (gpuhist_core_keep_engines), and lets it and the GPU's context go
+ *     once it has been idle that long (gpuhist_core_engine_release_idle), so that GIMP does not
+ *     hold the GPU's memory, or keep a laptop's GPU awake, while nobody counts.
+ */
+#include "core.h"
+
+/* An engine being made on a thread (gpuhist_core_engine_prepare). */
+typedef struct
+{
+  gh_engine *engine;
+  gh_error error;
+} EngineMade;
+
+static GThread *engine_thread;
+
+/* The resident process's engine between runs, and since when it has been idle. */
+static gboolean keep_engines;
+static guint keep_seconds;
+static gh_engine *kept_engine;
+static gint64 kept_since;
+
+static gpointer
+make_engine (gpointer data)
+{
+  EngineMade *made = g_new0 (EngineMade, 1);
+  gh_options options;
+
+  (void) data;
+  gh_options_init (&options);
+  /* Staging for the plug-in's strips only: pinning the default budget's 2 x 128 MiB took about
+   * 0.1 s on the GPU machine (docs/BENCHMARKS.md), as long as fetching 24 MP. */
+  options.memory_budget = 2 * GPUHIST_STRIP_TARGET_BYTES;
+  made->error.status = GH_OK;
+  made->engine = gh_engine_new (&options, &made->error);
+  return made;
+}
+
+void
+gpuhist_core_engine_prepare (void)
+{
+  if (kept_engine == NULL && engine_thread == NULL)
+    engine_thread = g_thread_new ("gpuhist-engine", make_engine, NULL);
+}
+
+/* The engine the thread made, once it has; NULL where none was started. */
+static EngineMade *
+join_engine_thread (void)
+{
+  EngineMade *made = engine_thread != NULL ? g_thread_join (engine_thread) : NULL;
+
+  engine_thread = NULL;
+  return made;
+}
+
+gh_engine *
+gpuhist_core_engine_new (GpuhistEngineStart *start, GError **error)
+{
+  gint64 begin = g_get_monotonic_time ();
+  EngineMade *made;
+  gh_engine *engine;
+
+  if (kept_engine != NULL)
+    {
+      engine = kept_engine;
+      kept_engine = NULL;
+      if (start != NULL)
+        {
+          start->waited_ms = 0.0;
+          start->kept = TRUE;
+        }
+      return engine;
+    }
+  made = join_engine_thread ();
+  if (made == NULL)
+    made = make_engine (NULL);
+  engine = made->engine;
+  if (engine == NULL)
+    gpuhist_set_engine_error (error, &made->error);
+  g_free (made);
+  if (start != NULL)
+    {
+      start->waited_ms = (g_get_monotonic_time () - begin) / 1000.0;
+      start->kept = FALSE;
+    }
+  return engine;
+}
+
+void
+gpuhist_core_engine_done (gh_engine *engine)
+{
+  if (engine == NULL)
+    return;
+  /* Only a GPU is worth keeping: a CPU engine costs nothing to make, and one that fell back to
+   * the CPU after a GPU fault should try the GPU again next time. */
+  if (keep_engines && kept_engine == NULL && gh_engine_uses_gpu (engine))
+    {
+      kept_engine = engine;
+      kept_since = g_get_monotonic_time ();
+      return;
+    }
+  gh_engine_free (engine);
+}
+
+void
+gpuhist_core_engine_discard (void)
+{
+  EngineMade *made = join_engine_thread ();
+
+  if (made != NULL)
+    gpuhist_core_engine_done (made->engine);
+  g_free (made);
+}
+
+void
+gpuhist_core_keep_engines (guint idle_seconds)
+{
+  keep_engines = idle_seconds > 0;
+  keep_seconds = idle_seconds;
+}
+
+guint
+gpuhist_core_engine_release_idle (void)
+{
+  gint64 idle_us, limit_us = (gint64) keep_seconds * G_USEC_PER_SEC;
+
+  if (kept_engine == NULL)
+    return 0;
+  idle_us = g_get_monotonic_time () - kept_since;
+  if (idle_us < limit_us)
+    return (guint) MAX ((limit_us - idle_us) / 1000, 1);
+  gh_engine_free (kept_engine);
+  kept_engine = NULL;
+  gh_release_gpu ();
+  return 0;
+}
+
+guint
+gpuhist_resident_idle_seconds (void)
+{
+  const char *value = g_getenv ("GPUHIST_KEEP_GPU_SECONDS");
+  gchar *end = NULL;
+  guint64 seconds;
+
+  if (value == NULL || value[0] == '\0')
+    return GPUHIST_DEFAULT_KEEP_GPU_SECONDS;
+  seconds = g_ascii_strtoull (value, &end, 10);
+  if (end == value || *end != '\0')
+    return GPUHIST_DEFAULT_KEEP_GPU_SECONDS;
+  return (guint) MIN (seconds, 24 * 3600);
+}
+
+gboolean
+gpuhist_resident_enabled (void)
+{
+  return g_strcmp0 (g_getenv ("GPUHIST_RESIDENT"), "0") != 0;
+}

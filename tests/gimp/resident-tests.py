@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""The plug-in's resident process in real, headless GIMP (issue 7).
+
+    resident-tests.py --gimp 2|3 --plugin BUILT-PLUGIN --workdir DIR
+
+GIMP starts extension-gpu-histogram with itself; plug-in-gpu-histogram hands its runs to the
+temporary procedure it installs, which keeps a GPU engine between runs and lets it go when idle
+(plugin/engine-keeper.c).  The simulated GPU of the tests (GPUHIST_TEST_SIMULATED_GPU=1: the
+CPU, which the engine treats as a GPU) stands in for the GPU.  Each session makes one 97 x 61
+RGB noise layer and counts it several times with output-file set; this script reads the JSON
+files ("engine_kept", "engine_ms", the counts):
+
+  - kept: the resident procedure exists; the first run makes its engine, the second takes the
+    kept one (engine_kept, engine_ms 0), and with GPUHIST_KEEP_GPU_SECONDS=2 a run after 3 idle
+    seconds makes a new one (the old one and the GPU's context were let go);
+  - off: with GPUHIST_RESIDENT=0 no run keeps an engine;
+  - cpu: without a GPU (the CPU fallback) no engine is kept: there is nothing to start;
+  - crash: the resident process is killed between two runs; the next run counts in the
+    plug-in's own process, with the same counts, and GIMP has dropped the resident procedure
+    by then (GIMP 2.10 at once, 3.0 when the hand-over finds the process gone).
+Every run's counts must equal those of the first run of the "off" session (counted in the
+plug-in's own process); gimp-tests.py checks those against an independent count.
+Exit status: 0 all passed, 1 a check failed, 77 skipped (no GIMP).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the imported modules
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gimp_results  # noqa: E402  (the shared pieces of the GIMP test scripts)
+gt = gimp_results.load_gimp_tests()
+
+SKIP = 77
+
+HELPERS = {
+    "2": r"""
+(define (gh-layer)
+  (let* ((img (car (gimp-image-new 97 61 RGB)))
+         (d (car (gimp-layer-new img 97 61 RGB-IMAGE "noise" 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img d 0 0)
+    (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7)
+    (list img d)))
+(define (gh-run img d out)
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256))
+(define (gh-resident?)
+  (= 1 (car (gimp-procedural-db-proc-exists "plug-in-gpu-histogram-resident"))))
+""",
+    "3": r"""
+(define (gh-layer)
+  (let* ((img (car (gimp-image-new 97 61 RGB)))
+         (d (car (gimp-layer-new img "noise" 97 61 RGB-IMAGE 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img d 0 0)
+    (gimp-drawable-merge-new-filter d "gegl:noise-hurl" 0 LAYER-MODE-REPLACE 1.0
+                                    "pct-random" 100.0 "repeat" 1 "seed" 7)
+    (list img d)))
+(define (gh-run img d out)
+  (plug-in-gpu-histogram #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
+                         #:output-file out #:repetitions 0 #:bins 256))
+(define (gh-resident?) ; Script-Fu's default dialect gives 0 or 1 (both true in Scheme)
+  (let ((exists (car (gimp-pdb-procedure-exists "plug-in-gpu-histogram-resident"))))
+    (and exists (not (eqv? exists 0)))))
+""",
+}
+
+COMMON = r"""
+(define (gh-now) (let ((t (gettimeofday))) (+ (car t) (/ (cadr t) 1000000.0))))
+(define (gh-wait seconds)
+  (let ((start (gh-now))) (let loop () (if (< (- (gh-now) start) seconds) (loop)))))
+(define (gh-note path text)
+  (let ((p (open-output-file path))) (display text p) (close-output-port p)))
+"""
+
+
+def session_script(work, label, steps):
+    """Script-Fu: a layer, then steps: ("run", name), ("wait", s), ("resident", name)."""
+    lines = ["(let* ((l (gh-layer)) (img (car l)) (d (cadr l)))"]
+    for kind, arg in steps:
+        path = os.path.join(work, "%s-%s" % (label, arg))
+        if kind == "run":
+            lines.append("  (gh-run img d %s)" % gt.sf_str(path + ".json"))
+        elif kind == "wait":
+            lines.append("  (gh-wait %s)" % arg)
+        elif kind == "resident":
+            lines.append("  (gh-note %s (if (gh-resident?) \"yes\" \"no\"))" % gt.sf_str(path))
+    lines.append("  (gimp-image-delete img))")
+    return "\n".join(lines)
+
+
+def plugin_pids(profile):
+    """The processes running the plug-in installed in this profile."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].decode(errors="replace").startswith(profile):
+            pids.append(int(pid))
+    return pids
+
+
+def run_session(args, work, label, steps, env, kill_after=None):
+    """One GIMP session; with kill_after, kills the plug-in's processes once that file exists."""
+    profile = gt.make_profile(os.path.join(work, label), args.gimp, args.plugin)
+    commands = [HELPERS[args.gimp] + COMMON + session_script(work, label, steps)]
+    killed = []
+    done = threading.Event()
+
+    def killer():
+        marker = os.path.join(work, "%s-%s.json" % (label, kill_after))
+        while not done.is_set():
+            if os.path.exists(marker):
+                time.sleep(0.2)  # the file is written before the run returns
+                for pid in plugin_pids(profile):
+                    try:
+                        os.kill(pid, 9)
+                        killed.append(pid)
+                    except OSError:
+                        pass
+                return
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=killer) if kill_after else None
+    if watcher:
+        watcher.start()
+    rc = gt.run_gimp(args.gimp, profile, commands, os.path.join(work, label + ".log"), env,
+                     timeout=300)
+    done.set()
+    if watcher:
+        watcher.join()
+    return rc, killed
+
+
+def read_run(work, label, name):
+    path = os.path.join(work, "%s-%s.json" % (label, name))
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def counts(result):
+    return [channel["counts"] for channel in result["channels"]]
+
+
+def read_note(work, label, name):
+    path = os.path.join(work, "%s-%s" % (label, name))
+    return open(path).read() if os.path.exists(path) else None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gimp", choices=["2", "3"], required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    exe = "gimp-console-2.10" if args.gimp == "2" else "gimp-console-3.0"
+    if shutil.which(exe) is None:
+        print("%s is not installed: skipped" % exe)
+        return SKIP
+    work = os.path.join(os.path.abspath(args.workdir), "resident")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    chk = gt.Checker()
+    started = time.time()
+    sim = {"GPUHIST_TEST_SIMULATED_GPU": "1"}
+
+    run_session(args, work, "off", [("run", "1"), ("run", "2")], dict(sim, GPUHIST_RESIDENT="0"))
+    reference = read_run(work, "off", "1")
+    chk.check(reference is not None, "off: the first run wrote its JSON")
+    if reference is None:
+        return 1
+    want = counts(reference)
+
+    def check_run(label, name, kept):
+        got = read_run(work, label, name)
+        chk.check(got is not None, "%s: run %s wrote its JSON" % (label, name))
+        if got is None:
+            return
+        chk.check(got.get("engine_kept") is kept, "%s: run %s engine_kept is %s (got %r)"
+                  % (label, name, kept, got.get("engine_kept")))
+        if kept:
+            chk.check(got.get("engine_ms") == 0, "%s: run %s waited for no engine (%r ms)"
+                      % (label, name, got.get("engine_ms")))
+        chk.check(counts(got) == want, "%s: run %s counts equal the plug-in's own process's"
+                  % (label, name))
+
+    check_run("off", "2", False)
+
+    run_session(args, work, "kept",
+                [("resident", "resident"), ("run", "1"), ("run", "2"), ("wait", 3), ("run", "3")],
+                dict(sim, GPUHIST_KEEP_GPU_SECONDS="2"))
+    chk.check(read_note(work, "kept", "resident") == "yes",
+              "kept: GIMP started the resident procedure (%r)" % read_note(work, "kept", "resident"))
+    check_run("kept", "1", False)
+    check_run("kept", "2", True)
+    check_run("kept", "3", False)
+
+    run_session(args, work, "cpu", [("run", "1"), ("run", "2")], {})
+    check_run("cpu", "1", False)
+    check_run("cpu", "2", False)
+    cpu = read_run(work, "cpu", "2")
+    if cpu is not None:
+        chk.check(cpu.get("used_gpu") is False and cpu.get("backend", "").startswith("CPU"),
+                  "cpu: counted on the CPU fallback (%r)" % cpu.get("backend"))
+
+    _, killed = run_session(args, work, "crash",
+                            [("run", "1"), ("wait", 4), ("run", "2"), ("resident", "after-kill")],
+                            sim, kill_after="1")
+    chk.check(len(killed) == 1, "crash: one resident process was killed (%r)" % killed)
+    chk.check(read_note(work, "crash", "after-kill") == "no",
+              "crash: GIMP dropped the resident procedure by the end of the next run (%r)"
+              % read_note(work, "crash", "after-kill"))
+    check_run("crash", "1", False)
+    check_run("crash", "2", False)
+    print("%d checks passed, %d failed (%.0f s)" % (chk.passed, chk.failed, time.time() - started))
+    return 1 if chk.failed or chk.passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
