@@ -11,14 +11,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 namespace
 {
 
-/* A pinned host buffer a finished run left for the next: pinning costs about 4 ms per 8 MiB on
- * the H200's machine (tools/cuda-startup.cu), and the plug-in's resident process runs again and
- * again on one engine. */
-struct pinned_buffer
+/* A buffer a finished run left for the next: pinning host memory costs about 4 ms per 8 MiB on
+ * the H200's machine (tools/cuda-startup.cu), cudaFree synchronises the device, and the
+ * plug-in's resident process runs again and again on one engine. */
+struct spare_buffer
 {
   void *data;
   size_t bytes;
@@ -29,7 +30,8 @@ struct cuda_backend
   int device;
   cudaDeviceProp properties;
   gh_layout default_layout;
-  pinned_buffer spare[4]; /* two staging and two planar buffers */
+  spare_buffer spare[4];     /* two staging and two planar buffers */
+  spare_buffer spare_device; /* the device's strip buffer (cudaMalloc, cudaFree synchronise) */
 };
 
 /* Set once a backend has opened the device, so that releasing it never starts CUDA. */
@@ -43,7 +45,8 @@ struct cuda_run
   cudaStream_t stream;
   uint8_t *staging[2];
   uint16_t *planar[2]; /* SLICED: each staged strip de-interleaved, what is uploaded */
-  size_t planar_bytes;
+  /* What the pointers above and device_strip came from, with the buffers' real sizes. */
+  spare_buffer staging_held[2], planar_held[2], device_strip_held;
   cudaEvent_t staging_free[2];
   int current;
   uint8_t *device_strip;
@@ -205,9 +208,10 @@ void
 cuda_close (void *data)
 {
   cuda_backend *backend = static_cast<cuda_backend *> (data);
-  for (pinned_buffer &spare : backend->spare)
+  for (spare_buffer &spare : backend->spare)
     if (spare.data)
       cudaFreeHost (spare.data);
+  cudaFree (backend->spare_device.data);
   cudaGetLastError ();
   free (backend);
 }
@@ -221,32 +225,70 @@ cuda_release_device (void)
   device_opened = false;
 }
 
-/* A pinned buffer of at least `bytes`: a spare one when there is one, else a new one. */
+/* A pinned buffer of at least `bytes` into *held (with its real size): a spare one when there
+ * is one, else a new one. */
 cudaError_t
-take_pinned (cuda_backend *backend, size_t bytes, void **data)
+take_pinned (cuda_backend *backend, size_t bytes, spare_buffer *held)
 {
-  for (pinned_buffer &spare : backend->spare)
+  for (spare_buffer &spare : backend->spare)
     if (spare.data && spare.bytes >= bytes)
       {
-        *data = spare.data;
+        *held = spare;
         spare.data = nullptr;
         return cudaSuccess;
       }
-  return cudaHostAlloc (data, bytes, cudaHostAllocDefault);
+  held->bytes = bytes;
+  return cudaHostAlloc (&held->data, bytes, cudaHostAllocDefault);
 }
 
-/* Keeps a run's pinned buffer for the next run, or frees it when every slot is taken. */
+/* Keeps a run's pinned buffer for the next run; when every slot is taken, in place of a smaller
+ * spare, else frees it. */
 void
-give_back_pinned (cuda_backend *backend, void *data, size_t bytes)
+give_back_pinned (cuda_backend *backend, spare_buffer held)
 {
-  for (pinned_buffer &spare : backend->spare)
-    if (!spare.data)
-      {
-        spare.data = data;
-        spare.bytes = bytes;
-        return;
-      }
-  cudaFreeHost (data);
+  spare_buffer *smallest = nullptr;
+  for (spare_buffer &spare : backend->spare)
+    {
+      if (!spare.data)
+        {
+          spare = held;
+          return;
+        }
+      if (!smallest || spare.bytes < smallest->bytes)
+        smallest = &spare;
+    }
+  if (smallest->bytes < held.bytes)
+    std::swap (*smallest, held);
+  cudaFreeHost (held.data);
+}
+
+/* The device's strip buffer of at least `bytes`: the spare one when it is large enough. */
+cudaError_t
+take_device_strip (cuda_backend *backend, size_t bytes, spare_buffer *held)
+{
+  spare_buffer &spare = backend->spare_device;
+  if (spare.data && spare.bytes >= bytes)
+    {
+      *held = spare;
+      spare.data = nullptr;
+      return cudaSuccess;
+    }
+  held->bytes = bytes;
+  return cudaMalloc (&held->data, bytes);
+}
+
+/* Keeps the larger of a run's strip buffer and the spare one. */
+void
+give_back_device_strip (cuda_backend *backend, spare_buffer held)
+{
+  spare_buffer &spare = backend->spare_device;
+  if (spare.data && spare.bytes >= held.bytes)
+    {
+      cudaFree (held.data);
+      return;
+    }
+  cudaFree (spare.data);
+  spare = held;
 }
 
 void
@@ -271,13 +313,14 @@ cuda_run_free (cuda_run *run)
   for (int i = 0; i < 2; i++)
     {
       if (run->staging[i])
-        give_back_pinned (run->backend, run->staging[i], run->plan.strip_capacity);
+        give_back_pinned (run->backend, run->staging_held[i]);
       if (run->planar[i])
-        give_back_pinned (run->backend, run->planar[i], run->planar_bytes);
+        give_back_pinned (run->backend, run->planar_held[i]);
       if (run->staging_free[i])
         cudaEventDestroy (run->staging_free[i]);
     }
-  cudaFree (run->device_strip);
+  if (run->device_strip)
+    give_back_device_strip (run->backend, run->device_strip_held);
   cudaFree (run->strip_bins);
   cudaFree (run->read_sink);
   cudaFree (run->scratch);
@@ -314,24 +357,27 @@ allocate_run (cuda_run *run, gh_error *error)
       = run->wide_fastest.planar
             ? plan.channels * gh::planar_stride (plan.strip_capacity / (2 * plan.channels)) * 2
             : 0;
-  run->planar_bytes = planar_bytes;
   /* The second staging buffer only pays when the caller fills it while the GPU counts. */
   for (int i = 0; i < (plan.repetitions == 0 ? 2 : 1); i++)
     {
-      GH_CUDA_CHECK (take_pinned (run->backend, plan.strip_capacity,
-                                  reinterpret_cast<void **> (&run->staging[i])),
+      GH_CUDA_CHECK (take_pinned (run->backend, plan.strip_capacity, &run->staging_held[i]),
                      "allocating pinned host memory");
+      run->staging[i] = static_cast<uint8_t *> (run->staging_held[i].data);
       if (planar_bytes)
-        GH_CUDA_CHECK (
-            take_pinned (run->backend, planar_bytes, reinterpret_cast<void **> (&run->planar[i])),
-            "allocating pinned host memory");
+        {
+          GH_CUDA_CHECK (take_pinned (run->backend, planar_bytes, &run->planar_held[i]),
+                         "allocating pinned host memory");
+          run->planar[i] = static_cast<uint16_t *> (run->planar_held[i].data);
+        }
       GH_CUDA_CHECK (cudaEventCreateWithFlags (&run->staging_free[i], cudaEventDisableTiming),
                      "creating an event");
     }
-  GH_CUDA_CHECK (
-      cudaMalloc (&run->device_strip,
-                  (planar_bytes > plan.strip_capacity ? planar_bytes : plan.strip_capacity) + 16),
-      "allocating device memory for a strip");
+  GH_CUDA_CHECK (take_device_strip (
+                     run->backend,
+                     (planar_bytes > plan.strip_capacity ? planar_bytes : plan.strip_capacity) + 16,
+                     &run->device_strip_held),
+                 "allocating device memory for a strip");
+  run->device_strip = static_cast<uint8_t *> (run->device_strip_held.data);
   GH_CUDA_CHECK (cudaMalloc (&run->strip_bins, table * sizeof (unsigned int)),
                  "allocating device memory");
   GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table * sizeof (unsigned int), run->stream),

@@ -236,6 +236,11 @@ typedef struct
   guint8 *scratch;
   int scratch_rows;
   gint64 fetch_us;
+  gint64 begin_us;         /* the engine setting the run up */
+  gint64 submit_us;        /* handing strips to the engine, waiting for a free buffer included */
+  gint64 finish_us;        /* the last count, from the last strip handed over */
+  gint64 progress_us;      /* telling GIMP how far the run is */
+  gint64 last_progress_us; /* when it was last told */
 } Stream;
 
 static gboolean
@@ -249,6 +254,22 @@ progress (const GpuhistMonitor *monitor, double fraction)
 {
   if (monitor && monitor->progress)
     monitor->progress (fraction, monitor->user_data);
+}
+
+/* Progress between the first and the last: each is a round trip to GIMP, so at most one per
+ * PROGRESS_INTERVAL_US, which still moves GIMP's bar smoothly. */
+#define PROGRESS_INTERVAL_US 50000
+
+static void
+stream_progress (Stream *stream, double fraction)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (fraction < 1.0 && now - stream->last_progress_us < PROGRESS_INTERVAL_US)
+    return;
+  progress (stream->monitor, fraction);
+  stream->last_progress_us = g_get_monotonic_time ();
+  stream->progress_us += stream->last_progress_us - now;
 }
 
 /* Sets up reading source in strips of `bytes_per_sample`-byte samples fetched as fetch_format:
@@ -362,16 +383,18 @@ measure_once (gh_engine *engine, Stream *stream, gh_result *result, gh_error *gh
   gh_status status;
   int y = area->y;
   int end = area->y + area->height;
+  gint64 begin = g_get_monotonic_time ();
 
-  stream->fetch_us = 0;
+  stream->fetch_us = stream->submit_us = stream->progress_us = stream->last_progress_us = 0;
   if (stream->bytes_per_sample == 2)
     run = gh_run_begin_samples (engine, area->width, area->height, source->channels, 2, gherr);
   else
     run = gh_run_begin (engine, area->width, area->height, source->channels, gherr);
+  stream->begin_us = g_get_monotonic_time () - begin;
   if (run == NULL)
     return gherr->status != GH_OK ? gherr->status : GH_ERROR_OUT_OF_MEMORY;
 
-  progress (stream->monitor, 0.0);
+  stream_progress (stream, 0.0);
   while (y < end)
     {
       int max_rows = 0;
@@ -385,7 +408,9 @@ measure_once (gh_engine *engine, Stream *stream, gh_result *result, gh_error *gh
           return GH_ERROR_CANCELLED;
         }
 
+      begin = g_get_monotonic_time ();
       strip = gh_run_strip_buffer (run, &max_rows);
+      stream->submit_us += g_get_monotonic_time () - begin;
       if (strip == NULL || max_rows <= 0)
         {
           gh_run_abort (run);
@@ -401,17 +426,22 @@ measure_once (gh_engine *engine, Stream *stream, gh_result *result, gh_error *gh
           gh_run_abort (run);
           return GH_ERROR_INVALID_ARGUMENT;
         }
+      begin = g_get_monotonic_time ();
       status = gh_run_submit_strip (run, rows, gherr);
+      stream->submit_us += g_get_monotonic_time () - begin;
       if (status != GH_OK)
         {
           gh_run_abort (run);
           return status;
         }
       y += rows;
-      progress (stream->monitor, (double) (y - area->y) / area->height);
+      stream_progress (stream, (double) (y - area->y) / area->height);
     }
 
-  return gh_run_finish (run, result, gherr);
+  begin = g_get_monotonic_time ();
+  status = gh_run_finish (run, result, gherr);
+  stream->finish_us = g_get_monotonic_time () - begin;
+  return status;
 }
 
 static void
@@ -510,6 +540,10 @@ gpuhist_core_measure (gh_engine *engine, const GpuhistSource *source,
 
   report->fetch_ms = stream.fetch_us / 1000.0;
   report->total_ms = (g_get_monotonic_time () - start) / 1000.0;
+  report->begin_ms = stream.begin_us / 1000.0;
+  report->submit_ms = stream.submit_us / 1000.0;
+  report->finish_ms = stream.finish_us / 1000.0;
+  report->progress_ms = stream.progress_us / 1000.0;
   report_set_channels (report, source);
   report->drawable_name = g_strdup (source->drawable_name ? source->drawable_name : "");
   report->area = source->area;
@@ -773,6 +807,14 @@ report_json (const GpuhistReport *report)
   g_string_append_printf (out, ",\n  \"engine_ms\": %s",
                           g_ascii_formatd (number, sizeof number, "%.3f", report->engine_ms));
   g_string_append_printf (out, ",\n  \"engine_kept\": %s", json_bool (report->engine_kept));
+  g_string_append_printf (out, ",\n  \"phases_ms\": {\"begin\": %s",
+                          g_ascii_formatd (number, sizeof number, "%.3f", report->begin_ms));
+  g_string_append_printf (out, ", \"submit\": %s",
+                          g_ascii_formatd (number, sizeof number, "%.3f", report->submit_ms));
+  g_string_append_printf (out, ", \"finish\": %s",
+                          g_ascii_formatd (number, sizeof number, "%.3f", report->finish_ms));
+  g_string_append_printf (out, ", \"progress\": %s}",
+                          g_ascii_formatd (number, sizeof number, "%.3f", report->progress_ms));
   if (report->note)
     {
       g_string_append (out, ",\n  \"note\": ");

@@ -65,6 +65,13 @@ typedef struct
   double total_ms;      /* from the first fetch to the last count */
   double engine_ms;     /* waiting for the engine before the first fetch (GpuhistEngineStart) */
   gboolean engine_kept; /* the resident process's engine from an earlier run */
+  /* Where total_ms went besides fetch_ms (the JSON's phases_ms): the engine setting the run up,
+   * handing it the strips (waiting for a free staging buffer included), the last count, and
+   * telling GIMP the progress. */
+  double begin_ms;
+  double submit_ms;
+  double finish_ms;
+  double progress_ms;
   int channels;
   const char *channel_names[GH_MAX_CHANNELS];
   gchar *drawable_name;

@@ -370,8 +370,9 @@ test_sliced_on_smaller_gpus (void)
 }
 
 /* The plug-in's resident process runs again and again on one engine, and releases the GPU when
- * idle (plugin/engine-keeper.c): the pinned buffers a run leaves are the next run's, 8-bit and
- * 16-bit planar runs alternate on them exactly, and after gh_release_gpu a new engine counts. */
+ * idle (plugin/engine-keeper.c): the pinned buffers a run leaves are the next run's, also after
+ * a small run in between, 8-bit and 16-bit planar runs alternate on them exactly, and after
+ * gh_release_gpu a new engine counts. */
 static void
 test_kept_engine_and_release (void)
 {
@@ -413,6 +414,13 @@ test_kept_engine_and_release (void)
       gh_result_clear (&result);
       CHECK (gh_engine_set_bins (engine, GH_BINS, GH_STRATEGY_AUTO, &error) == GH_OK, "%s",
              error.message);
+      /* A small run between large ones must not leave only small spares behind. */
+      uint64_t tiny_expected[3 * GH_BINS] = { 0 };
+      gh_reference_count (pixels, 7, 5, channels, row, tiny_expected);
+      CHECK (gh_histogram_buffer (engine, pixels, 7, 5, channels, row, &result, &error) == GH_OK,
+             "pass %d, tiny: %s", pass, error.message);
+      test_counts_equal (result.counts, tiny_expected, channels, "kept engine, tiny");
+      gh_result_clear (&result);
     }
   gh_engine_free (engine);
   gh_release_gpu ();
