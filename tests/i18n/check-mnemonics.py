@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Checks that no two controls of the dialog's window share a mnemonic, in every translation.
+
+    check-mnemonics.py --dialog plugin/dialog.c [--help-catalog DOMAIN:LOCALEDIR]... LANG.po...
+
+The window's mnemonics: its labels and buttons (WINDOW below, each checked to be in the
+dialog's source, so that the list cannot go stale), GIMP's own Help button (translated from each
+--help-catalog found; GIMP 2.10's and 3.0's differ), and the channel check boxes, whose mnemonic
+is the first letter of the channel's translated name (dialog.c), for an RGB(A) layer and for a
+gray one.  Two channel boxes may share a letter (Spanish Azul and Alfa): Alt then moves between
+them, as GTK does; any other shared letter is an error.  English (the msgids) is checked too.
+Exit status: 0 none shared, 1 some.
+"""
+
+import argparse
+import gettext
+import os
+import re
+import sys
+
+WINDOW = ["_Close", "_Logarithmic", "Histogra_m", "_Statistics", "_Timing",
+          "Compare with _flat and noisy", "Contention by inp_ut", "Re_petitions:",
+          "B_ins per channel:", "R_e-run", "C_opy table", "E_xport CSV/JSON\u2026", "Ca_ncel"]
+CHANNEL_SETS = [["Red", "Green", "Blue", "Alpha"], ["Gray", "Alpha"]]
+
+
+def unquote(text):
+    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), text)
+
+
+def read_po(path):
+    """msgid -> msgstr, for entries without context or plurals."""
+    entries, key, current = {}, None, None
+    fields = {}
+    for line in open(path, encoding="utf-8"):
+        line = line.strip()
+        m = re.match(r'^(msgid|msgstr|msgctxt) "(.*)"$', line)
+        if m:
+            if m.group(1) == "msgid" and fields.get("msgstr") is not None:
+                if "msgctxt" not in fields:
+                    entries[fields["msgid"]] = fields["msgstr"]
+                fields = {}
+            key = m.group(1)
+            fields[key] = unquote(m.group(2))
+            continue
+        m = re.match(r'^"(.*)"$', line)
+        if m and key:
+            fields[key] += unquote(m.group(1))
+        elif not line:
+            if fields.get("msgstr") is not None and "msgctxt" not in fields:
+                entries[fields["msgid"]] = fields["msgstr"]
+            fields, key = {}, None
+    if fields.get("msgstr") is not None and "msgctxt" not in fields:
+        entries[fields["msgid"]] = fields["msgstr"]
+    return entries
+
+
+def mnemonic(text):
+    m = re.search(r"_(.)", text)
+    return m.group(1).lower() if m else None
+
+
+def check(label, translate, helps, problems):
+    window = [(msgid, translate(msgid)) for msgid in WINDOW]
+    for help_name, help_text in helps:
+        for channels in CHANNEL_SETS:
+            owners = {}
+            for msgid, text in window + [("GIMP's Help (%s)" % help_name, help_text)]:
+                letter = mnemonic(text)
+                if letter is None:
+                    problems.append("%s: %r has no mnemonic" % (label, text))
+                    continue
+                owners.setdefault(letter, []).append(text)
+            for name in channels:
+                text = translate(name)
+                owners.setdefault(text[0].lower(), []).append("channel " + text)
+            for letter, texts in sorted(owners.items()):
+                others = [t for t in texts if not t.startswith("channel ")]
+                if len(texts) > 1 and others:
+                    problems.append("%s, %s layer, %s: Alt+%s is %s"
+                                    % (label, "gray" if channels[0] == "Gray" else "RGB",
+                                       help_name, letter, " and ".join(repr(t) for t in texts)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dialog", required=True)
+    ap.add_argument("--help-catalog", action="append", default=[],
+                    help="DOMAIN:LOCALEDIR of GIMP's libgimp messages (its Help button)")
+    ap.add_argument("po", nargs="+")
+    args = ap.parse_args()
+
+    problems = []
+    source = open(args.dialog, encoding="utf-8").read()
+    for msgid in WINDOW:
+        if '_ ("%s")' % msgid not in source:
+            problems.append("%r is not in %s: update WINDOW" % (msgid, args.dialog))
+
+    catalogs = []
+    for spec in args.help_catalog:
+        domain, _, localedir = spec.partition(":")
+        if gettext.find(domain, localedir, ["de", "fr", "es", "ja"], all=True):
+            catalogs.append((domain, localedir))
+    check("en", lambda s: s, [("_Help", "_Help")], problems)
+    for path in args.po:
+        lang = os.path.splitext(os.path.basename(path))[0]
+        entries = read_po(path)
+        helps = []
+        for domain, localedir in catalogs:
+            t = gettext.translation(domain, localedir, [lang], fallback=True)
+            helps.append((domain, t.gettext("_Help")))
+        if not helps:
+            helps = [("_Help", "_Help")]
+        check(lang, lambda s: entries.get(s) or s, helps, problems)
+
+    for p in problems:
+        print("FAIL: " + p)
+    print("%d shared mnemonics or stale entries" % len(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
