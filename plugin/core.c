@@ -762,6 +762,16 @@ result_json (const gh_result *result, const char *const *names)
   return copy;
 }
 
+/* separator, then "name": milliseconds, in the C locale whatever the user's. */
+static void
+json_ms (GString *out, const char *separator, const char *name, double ms)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (out, "%s\"%s\": %s", separator, name,
+                          g_ascii_formatd (number, sizeof number, "%.3f", ms));
+}
+
 static const char *
 json_bool (gboolean value)
 {
@@ -776,7 +786,6 @@ report_json (const GpuhistReport *report)
 {
   gchar *layer = result_json (&report->layer, report->channel_names);
   GString *out;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (layer == NULL)
     return NULL;
@@ -800,21 +809,15 @@ report_json (const GpuhistReport *report)
     g_string_append_printf (out, ",\n  \"requested_bins\": %d", report->requested_bins);
   g_string_append (out, ",\n  \"fetch_format\": ");
   json_string (out, report->fetch_format);
-  g_string_append_printf (out, ",\n  \"fetch_ms\": %s",
-                          g_ascii_formatd (number, sizeof number, "%.3f", report->fetch_ms));
-  g_string_append_printf (out, ",\n  \"total_ms\": %s",
-                          g_ascii_formatd (number, sizeof number, "%.3f", report->total_ms));
-  g_string_append_printf (out, ",\n  \"engine_ms\": %s",
-                          g_ascii_formatd (number, sizeof number, "%.3f", report->engine_ms));
+  json_ms (out, ",\n  ", "fetch_ms", report->fetch_ms);
+  json_ms (out, ",\n  ", "total_ms", report->total_ms);
+  json_ms (out, ",\n  ", "engine_ms", report->engine_ms);
   g_string_append_printf (out, ",\n  \"engine_kept\": %s", json_bool (report->engine_kept));
-  g_string_append_printf (out, ",\n  \"phases_ms\": {\"begin\": %s",
-                          g_ascii_formatd (number, sizeof number, "%.3f", report->begin_ms));
-  g_string_append_printf (out, ", \"submit\": %s",
-                          g_ascii_formatd (number, sizeof number, "%.3f", report->submit_ms));
-  g_string_append_printf (out, ", \"finish\": %s",
-                          g_ascii_formatd (number, sizeof number, "%.3f", report->finish_ms));
-  g_string_append_printf (out, ", \"progress\": %s}",
-                          g_ascii_formatd (number, sizeof number, "%.3f", report->progress_ms));
+  json_ms (out, ",\n  \"phases_ms\": {", "begin", report->begin_ms);
+  json_ms (out, ", ", "submit", report->submit_ms);
+  json_ms (out, ", ", "finish", report->finish_ms);
+  json_ms (out, ", ", "progress", report->progress_ms);
+  g_string_append_c (out, '}');
   if (report->note)
     {
       g_string_append (out, ",\n  \"note\": ");

@@ -24,6 +24,14 @@ G_BEGIN_DECLS
  * is not there.  GPUHIST_RESIDENT=0 in GIMP's environment turns the hand-over off. */
 #define GPUHIST_RESIDENT_EXTENSION "extension-gpu-histogram"
 #define GPUHIST_RESIDENT_PROC "plug-in-gpu-histogram-resident"
+#define GPUHIST_RESIDENT_EXTENSION_BLURB "Keeps the GPU ready between GPU Histogram runs"
+#define GPUHIST_RESIDENT_EXTENSION_HELP                                                            \
+  "GIMP starts this with itself.  It opens the GPU at the first plug-in-gpu-histogram run, keeps " \
+  "it open between runs, and closes it after a minute without one (GPUHIST_KEEP_GPU_SECONDS)."
+#define GPUHIST_RESIDENT_PROC_BLURB "GPU Histogram in the resident process"
+#define GPUHIST_RESIDENT_PROC_HELP                                                                 \
+  "Takes the same arguments and returns the same values as plug-in-gpu-histogram, which hands "    \
+  "its runs to it."
 gboolean gpuhist_resident_enabled (void);
 
 /* What to read: a drawable's buffer, the rectangle within it (the selection's bounds), and the

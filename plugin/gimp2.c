@@ -164,13 +164,10 @@ query (void)
   g_free (icon);
 
   /* No arguments: GIMP starts it with itself (core.h, GPUHIST_RESIDENT_EXTENSION). */
-  gimp_install_procedure (GPUHIST_RESIDENT_EXTENSION,
-                          "Keeps the GPU ready between GPU Histogram runs",
-                          "GIMP starts this with itself.  It opens the GPU at the first "
-                          "plug-in-gpu-histogram run, keeps it open between runs, and closes it "
-                          "after a minute without one (GPUHIST_KEEP_GPU_SECONDS).",
-                          "gpu-histogram authors", "gpu-histogram authors", "2026", NULL, NULL,
-                          GIMP_EXTENSION, 0, 0, NULL, NULL);
+  gimp_install_procedure (GPUHIST_RESIDENT_EXTENSION, GPUHIST_RESIDENT_EXTENSION_BLURB,
+                          GPUHIST_RESIDENT_EXTENSION_HELP, "gpu-histogram authors",
+                          "gpu-histogram authors", "2026", NULL, NULL, GIMP_EXTENSION, 0, 0, NULL,
+                          NULL);
 }
 
 static void
@@ -419,12 +416,10 @@ failed:
 static void
 run_resident (void)
 {
-  gimp_install_temp_proc (GPUHIST_RESIDENT_PROC, "GPU Histogram in the resident process",
-                          "Takes the same arguments and returns the same values as "
-                          "plug-in-gpu-histogram, which hands its runs to it.",
-                          "gpu-histogram authors", "gpu-histogram authors", "2026", NULL, "*",
-                          GIMP_TEMPORARY, G_N_ELEMENTS (proc_args), G_N_ELEMENTS (proc_return_vals),
-                          proc_args, proc_return_vals, run);
+  gimp_install_temp_proc (
+      GPUHIST_RESIDENT_PROC, GPUHIST_RESIDENT_PROC_BLURB, GPUHIST_RESIDENT_PROC_HELP,
+      "gpu-histogram authors", "gpu-histogram authors", "2026", NULL, "*", GIMP_TEMPORARY,
+      G_N_ELEMENTS (proc_args), G_N_ELEMENTS (proc_return_vals), proc_args, proc_return_vals, run);
   gpuhist_core_keep_engines (gpuhist_resident_idle_seconds ());
   /* Messages are also read while a run's dialog is open, so that another call is answered
    * (PASS_THROUGH) instead of waiting for the dialog to close. */

@@ -129,12 +129,8 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
       /* No arguments: GIMP starts it with itself (core.h, GPUHIST_RESIDENT_EXTENSION). */
       procedure = gimp_procedure_new (plug_in, name, GIMP_PDB_PROC_TYPE_PERSISTENT,
                                       resident_extension_run, NULL, NULL);
-      gimp_procedure_set_documentation (
-          procedure, "Keeps the GPU ready between GPU Histogram runs",
-          "GIMP starts this with itself.  It opens the GPU at the first plug-in-gpu-histogram "
-          "run, keeps it open between runs, and closes it after a minute without one "
-          "(GPUHIST_KEEP_GPU_SECONDS).",
-          name);
+      gimp_procedure_set_documentation (procedure, GPUHIST_RESIDENT_EXTENSION_BLURB,
+                                        GPUHIST_RESIDENT_EXTENSION_HELP, name);
       gimp_procedure_set_attribution (procedure, "gpu-histogram authors", "gpu-histogram authors",
                                       "2026");
       return procedure;
@@ -429,10 +425,8 @@ resident_extension_run (GimpProcedure *procedure, GimpProcedureConfig *config, g
   (void) config;
   (void) run_data;
   gimp_procedure_set_image_types (resident, "*");
-  gimp_procedure_set_documentation (resident, "GPU Histogram in the resident process",
-                                    "Takes the same arguments and returns the same values as "
-                                    "plug-in-gpu-histogram, which hands its runs to it.",
-                                    GPUHIST_RESIDENT_PROC);
+  gimp_procedure_set_documentation (resident, GPUHIST_RESIDENT_PROC_BLURB,
+                                    GPUHIST_RESIDENT_PROC_HELP, GPUHIST_RESIDENT_PROC);
   add_arguments (resident);
   gimp_plug_in_add_temp_procedure (plug_in, resident);
   g_object_unref (resident);

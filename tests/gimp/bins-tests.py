@@ -28,11 +28,9 @@ gimp3-tests.sh runs this script inside the Debian 13 root (meson test gimp3-bins
 Exit status: 0 all passed, 1 a check failed, 77 skipped (no GIMP).
 """
 
-import argparse
 import json
 import math
 import os
-import shutil
 import struct
 import sys
 import time
@@ -405,18 +403,10 @@ def check_all(chk, gimp, work):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--gimp", choices=["2", "3"], required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--workdir", required=True)
-    args = ap.parse_args()
-    exe = "gimp-console-2.10" if args.gimp == "2" else "gimp-console-3.0"
-    if shutil.which(exe) is None:
-        print("%s is not installed: skipped" % exe)
+    begun = gimp_results.start("bins")
+    if begun is None:
         return SKIP
-    work = os.path.join(os.path.abspath(args.workdir), "bins")
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    args, work = begun
     profile = gt.make_profile(work, args.gimp, args.plugin)
     chk = gt.Checker()
     started = time.time()
@@ -430,8 +420,7 @@ def main():
         chk.check(run_gimp3(work, profile),
                   "GIMP ran the Python-Fu batch (log %s)" % os.path.join(work, "gimp.log"))
     check_all(chk, args.gimp, work)
-    print("%d checks passed, %d failed (%.0f s)" % (chk.passed, chk.failed, time.time() - started))
-    return 1 if chk.failed or chk.passed == 0 else 0
+    return gimp_results.finish(chk, started)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """The pieces the GIMP test scripts in this folder share (gimp-tests.py, bins-tests.py,
-pyfu-tests.py): reading the plug-in's output file, running GIMP 3.0 on a Python-Fu script until
+pyfu-tests.py, resident-tests.py): the common command line, reading the plug-in's output file, running GIMP 3.0 on a Python-Fu script until
 it has written its results (and stopping it then), the Python-Fu that reads the double arrays a
 procedure returns, and gimp-tests.py loaded as a module.
 
@@ -8,9 +8,11 @@ this, so that no __pycache__ is written into the source tree; the same holds ins
 root (gimp3-tests.sh), which mounts the source tree at its own path.
 """
 
+import argparse
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import time
 
@@ -25,6 +27,30 @@ def load_gimp_tests():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def start(name):
+    """The command line of bins-tests.py and resident-tests.py (--gimp 2|3 --plugin --workdir):
+    returns (args, a fresh WORKDIR/name), or None when that GIMP is not installed (skip)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gimp", choices=["2", "3"], required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--workdir", required=True)
+    args = ap.parse_args()
+    exe = "gimp-console-2.10" if args.gimp == "2" else "gimp-console-3.0"
+    if shutil.which(exe) is None:
+        print("%s is not installed: skipped" % exe)
+        return None
+    work = os.path.join(os.path.abspath(args.workdir), name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    return args, work
+
+
+def finish(chk, started):
+    """Prints the checker's counts; the exit status: 1 when a check failed or none ran."""
+    print("%d checks passed, %d failed (%.0f s)" % (chk.passed, chk.failed, time.time() - started))
+    return 1 if chk.failed or chk.passed == 0 else 0
 
 
 def read_counts(path, fmt=None, bins=None):

@@ -23,11 +23,8 @@ plug-in's own process); gimp-tests.py checks those against an independent count.
 Exit status: 0 all passed, 1 a check failed, 77 skipped (no GIMP).
 """
 
-import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
 import threading
 import time
@@ -159,18 +156,10 @@ def read_note(work, label, name):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--gimp", choices=["2", "3"], required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--workdir", required=True)
-    args = ap.parse_args()
-    exe = "gimp-console-2.10" if args.gimp == "2" else "gimp-console-3.0"
-    if shutil.which(exe) is None:
-        print("%s is not installed: skipped" % exe)
+    begun = gimp_results.start("resident")
+    if begun is None:
         return SKIP
-    work = os.path.join(os.path.abspath(args.workdir), "resident")
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    args, work = begun
     chk = gt.Checker()
     started = time.time()
     sim = {"GPUHIST_TEST_SIMULATED_GPU": "1"}
@@ -223,8 +212,7 @@ def main():
               % read_note(work, "crash", "after-kill"))
     check_run("crash", "1", False)
     check_run("crash", "2", False)
-    print("%d checks passed, %d failed (%.0f s)" % (chk.passed, chk.failed, time.time() - started))
-    return 1 if chk.failed or chk.passed == 0 else 0
+    return gimp_results.finish(chk, started)
 
 
 if __name__ == "__main__":
