@@ -186,13 +186,13 @@ def expect_backend(fault, cuda, has_driver):
 # --- the simulated GPU failing mid-run (TEST ONLY: GPUHIST_TEST_SIMULATED_GPU=1) -----------------
 #
 # The engine puts the CPU, described as a simulated GPU, in place of CUDA, and GPUHIST_FAULT strikes
-# on it as on a real GPU (kernels/backend.h): the plug-in's mid-run fall-back (plugin/core.c) runs
+# on it as on a real GPU (kernels/engine/backend.h): the plug-in's mid-run fall-back (plugin/core.c) runs
 # inside GIMP on a machine without a GPU.  A 32x160 RGBA layer under an 8 KiB budget is read in
 # strips of 32 rows (half the budget; GIMP's tiles are 64 rows high), 5 strips in all.
 
 SIM_W, SIM_H, SIM_BUDGET, SIM_ROWS = 32, 160, "8K", 32
 SIM_STRIPS = (SIM_H + SIM_ROWS - 1) // SIM_ROWS
-# What the CUDA backend says for each fault (kernels/cuda_backend.cu; gpuhist printed these on an
+# What the CUDA backend says for each fault (kernels/cuda/cuda_backend.cu; gpuhist printed these on an
 # H200, driver 580.159.04, CUDA 13.0); the simulated GPU says the same.
 SIM_MESSAGES = {
     "oom": "allocating device memory failed on the GPU: out of memory (cudaErrorMemoryAllocation)",

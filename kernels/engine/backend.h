@@ -1,5 +1,6 @@
 /* gpu-histogram: the interface between the engine (engine.c) and its two backends, the CPU
- * (cpu_backend.c) and CUDA (cuda_backend.cu).  Internal: not installed, not for the plug-in. */
+ * (cpu/cpu_backend.c) and CUDA (cuda/cuda_backend.cu).  Internal: not installed, not for the
+ * plug-in. */
 #ifndef GPUHIST_BACKEND_H
 #define GPUHIST_BACKEND_H
 
@@ -81,7 +82,7 @@ extern "C"
    * a machine without a GPU.  kernel and copy strike on strip GPUHIST_FAULT_AFTER (default 1);
    * oom when the run begins, as on CUDA, or on strip N when GPUHIST_FAULT_AFTER=N > 1.  The
    * CPU backend it falls back to never faults; the other faults (no-driver ...) do nothing here.
-   * cpu_backend.c. */
+   * cpu/simulated_gpu.c. */
   extern const gh_backend_ops gh_simulated_gpu_ops;
 
   /* Shared helpers. */

@@ -2,7 +2,15 @@
  *
  * This header is the whole seam between the engine (kernels/) and its users: the GIMP plug-in and
  * the gpuhist command-line tool.  It is plain C with no GLib, so that the engine builds on a
- * machine that has a CUDA toolkit and nothing else.
+ * machine that has a CUDA toolkit and nothing else.  It is the only header on the users' include
+ * path (kernels/include/); behind it, in layers:
+ *
+ *   kernels/engine/  runs, strips, the fall-back to the CPU, statistics, CSV/JSON; backend.h,
+ *                    the interface both backends implement (gh_backend_ops)
+ *   kernels/cpu/     the CPU backend, and the simulated GPU for tests
+ *   kernels/cuda/    the CUDA backend (devices, memory, streams), the planning and launch layer,
+ *                    the kernels
+ *   kernels/cli/     the gpuhist tool, its Netpbm reader and the benchmark
  *
  * What the engine does: it turns interleaved 8-bit or 16-bit samples (1 to 4 channels) into exact
  * 64-bit per-channel histograms (256 bins, or up to 65536 for 16-bit samples), on an NVIDIA GPU
