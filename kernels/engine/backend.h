@@ -27,13 +27,27 @@ extern "C"
   typedef struct
   {
     int channels;
-    int bytes_per_sample;  /* 1, or 2 for uint16_t samples */
-    int bins;              /* per channel: 256 for 8-bit samples, else a power of two to 65536 */
-    int shift;             /* a sample's bin is sample >> shift */
-    gh_strategy strategy;  /* for 16-bit samples: FASTEST's strategy, AUTO to let the device pick */
-    size_t strip_capacity; /* bytes; whole rows, and below 2^32 samples per channel */
-    unsigned methods;      /* never 0: the engine turns 0 into FASTEST */
-    int repetitions;       /* 0: FASTEST once, untimed and asynchronous */
+    int bytes_per_sample; /* 1, or 2 for uint16_t samples */
+    int bins;             /* per channel: 256 for 8-bit samples, else a power of two to 65536 */
+    int shift;            /* a sample's bin is sample >> shift */
+    gh_binning binning;   /* 16-bit samples: SHIFT (sample >> shift) or GIMP's rule */
+    gh_strategy strategy; /* for 16-bit samples: FASTEST's strategy, AUTO to let the device pick */
+    /* Weighted and derived runs (gh_run_spec).  Output channels: channels, then value and
+     * luminance when derived.  A sample's weight is w = m * a (m the coverage, 1 without a plane;
+     * a the alpha sample when alpha_weighted, else 1) in integer scales; the alpha channel adds
+     * m * alpha_full instead, so that every channel shares one denominator.  w < 2^32, and a
+     * strip holds fewer than 2^32 pixels, so one strip's sums fit 64 bits: backends add each
+     * strip's sums into sink.weighted (128-bit) before the next strip. */
+    int coverage_bytes; /* 0, 1 or 2 */
+    int alpha_weighted;
+    int derived;
+    int out_channels;       /* channels + 2 when derived */
+    size_t coverage_offset; /* the coverage plane's offset in the staging buffer (after
+                               strip_capacity sample bytes); a strip of n pixels has n planes
+                               bytes there, row by row */
+    size_t strip_capacity;  /* bytes; whole rows, and below 2^32 samples per channel */
+    unsigned methods;       /* never 0: the engine turns 0 into FASTEST */
+    int repetitions;        /* 0: FASTEST once, untimed and asynchronous */
     int warmup;
     gh_layout layout;
     gh_fault fault;
@@ -44,8 +58,10 @@ extern "C"
    * counts[m] is NULL for methods that were not asked for, and for READ_ONLY. */
   typedef struct
   {
-    uint64_t *counts[GH_N_METHODS]; /* channels * bins each */
-    double *rep_ms[GH_N_METHODS];   /* repetitions each: the strips' times added per repetition */
+    uint64_t *counts[GH_N_METHODS];  /* unweighted runs: out_channels * bins each */
+    gh_u128 *weighted[GH_N_METHODS]; /* weighted runs (coverage or alpha): out_channels * bins
+                                        each, in place of counts */
+    double *rep_ms[GH_N_METHODS];    /* repetitions each: the strips' times added per repetition */
     double upload_ms;
     char layout[64];
   } gh_run_sink;

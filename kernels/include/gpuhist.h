@@ -189,13 +189,29 @@ extern "C"
     int runs;
   } gh_timing;
 
+  /* An unsigned 128-bit integer: a weighted run's exact sums can pass 2^64. */
   typedef struct
   {
-    int channels;
-    int bins;         /* per channel */
-    uint64_t *counts; /* channels * bins, channel by channel; owned, see gh_result_clear */
-    uint64_t samples; /* samples counted per channel (the pixel count) */
-    uint64_t bytes;   /* bytes read per pass */
+    uint64_t hi, lo;
+  } gh_u128;
+
+  typedef struct
+  {
+    int channels;         /* counted channels: the run's, then value and luminance when derived */
+    int input_channels;   /* the run's own channels */
+    int derived;          /* the last two channels are value and luminance */
+    int weighted;         /* a coverage plane or alpha weighting: the counts are weights */
+    int bins;             /* per channel */
+    uint64_t *counts;     /* unweighted runs: channels * bins exact counts, channel by channel;
+                             NULL for weighted runs.  Owned, see gh_result_clear */
+    gh_u128 *numerators;  /* weighted runs: channels * bins exact sums in units of 1/denominator
+                             of a pixel; NULL for unweighted runs */
+    uint64_t denominator; /* the weight of one fully covered, opaque pixel: 1 unweighted, else
+                             coverage full scale times alpha full scale (255, 65535, 65025 ...) */
+    double *values;       /* every run: channels * bins counts in pixels (numerator / denominator,
+                             the nearest double) */
+    uint64_t samples;     /* samples counted per channel (the pixel count) */
+    uint64_t bytes;       /* bytes read per pass */
     gh_timing timing[GH_N_TIMINGS];
     int used_gpu;
     char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
@@ -231,6 +247,44 @@ extern "C"
   void gh_engine_set_methods (gh_engine *engine, unsigned methods, int repetitions);
   /* Changes the bins of later runs: a power of two from 256 to 65536; GH_OK or INVALID_ARGUMENT. */
   gh_status gh_engine_set_bins (gh_engine *engine, int bins, gh_strategy strategy, gh_error *error);
+
+  /* How a sample of more than 8 bits lands in a bin (8-bit samples: bin = sample, always). */
+  typedef enum
+  {
+    GH_BINNING_SHIFT = 0, /* bin = s * bins / 65536: every bin holds the same number of levels
+                             (gh_run_begin_samples, and gpuhist unless told otherwise) */
+    GH_BINNING_GIMP /* GIMP's rule: bin = floor (float (float (s / 65535) * (bins - 1)) + 0.5),
+                       in GIMP's float arithmetic (the plug-in) */
+  } gh_binning;
+
+  /* A run in full: what the samples are and what is counted.  gh_run_spec_init fills the
+   * defaults (an unweighted run, today's counts); gh_run_begin_spec checks the combination. */
+  typedef struct
+  {
+    int width, height;
+    int channels;         /* 1 to 4 interleaved samples a pixel */
+    int bytes_per_sample; /* 1, or 2 for uint16_t samples in the host's byte order */
+    gh_binning binning;   /* for 2-byte samples */
+    /* Weights, as GIMP's histogram counts them (app/core/gimphistogram.c): a pixel adds its
+     * coverage m to every channel; with alpha_weighted, the colour (gray) channels add a * m and
+     * the alpha channel m. */
+    int coverage_bytes; /* 0: no coverage plane (m = 1); 1 or 2: a plane of one 8- or 16-bit
+                           coverage value a pixel (0 .. 255 or 65535 = full), filled strip by
+                           strip beside the samples (gh_run_coverage_buffer) */
+    int alpha_weighted; /* 2- or 4-channel runs: the last channel weights the others */
+    int derived;        /* 3- or 4-channel runs: two more channels, value = max (R, G, B) and
+                           luminance = 0.22248840 R + 0.71690369 G + 0.06060791 B, binned by the
+                           run's rule and weighted like the colour channels */
+  } gh_run_spec;
+
+  void gh_run_spec_init (gh_run_spec *spec, int width, int height, int channels,
+                         int bytes_per_sample);
+  /* INVALID_ARGUMENT, nothing counted, for a coverage plane of another size than 0, 1 or 2 bytes,
+   * alpha weighting on a 1- or 3-channel run, derived channels on a 1- or 2-channel run. */
+  gh_run *gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error);
+  /* The strip's coverage plane: max_rows * width * coverage_bytes bytes, row by row, filled with
+   * the same rows as the strip buffer before gh_run_submit_strip; NULL without a plane. */
+  uint8_t *gh_run_coverage_buffer (gh_run *run);
 
   /* A run over 8-bit samples: 256 bins, whatever the engine's bins. */
   gh_run *gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *error);
@@ -280,9 +334,13 @@ extern "C"
     double busiest_share; /* the largest bin over all samples, 0..1 */
     int bins_used;
     uint64_t pixels;
+    double weight; /* the counted weight in pixels: pixels for unweighted counts */
   } gh_channel_stats;
 
   void gh_stats_compute (const uint64_t *counts, int bins, gh_channel_stats *stats);
+  /* The same over weighted counts (gh_result.values): mean, standard deviation and median weigh
+   * each bin by its count, as GIMP's do; pixels is the total weight rounded down, weight exact. */
+  void gh_stats_compute_values (const double *values, int bins, gh_channel_stats *stats);
 
   /* Names of the methods and timings for tables: "global atomics", "privatized", ... */
   const char *gh_method_name (gh_method method);
