@@ -3,10 +3,6 @@
  * Everything here is the same for GTK 2 and GTK 3: the calls that differ live behind
  * gtk-compat.h, and tables are GtkTreeViews, whose API both versions share.
  */
-#ifndef GETTEXT_PACKAGE
-#define GETTEXT_PACKAGE "gpu-histogram"
-#endif
-
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -14,6 +10,11 @@
 #include <libgimp/gimpui.h>
 
 #include "dialog.h"
+#include "engine-keeper.h"
+#include "measure.h"
+#include "report.h"
+#include "run.h"
+#include "texts.h"
 #include "gtk-compat.h"
 #include "histogram-view.h"
 
@@ -681,12 +682,12 @@ worker (gpointer data)
     {
       GpuhistMonitor monitor = { monitor_progress, monitor_cancelled, d };
 
-      d->job_ok = gpuhist_core_measure (d->params.engine, d->params.source, &d->job_settings,
-                                        &monitor, &d->job_report, &d->job_error);
+      d->job_ok = gpuhist_measure (d->params.engine, d->params.source, &d->job_settings, &monitor,
+                                   &d->job_report, &d->job_error);
     }
   else
-    d->job_ok = gpuhist_core_compare_patterns (d->params.engine, &d->job_settings, d->params.report,
-                                               &d->job_error);
+    d->job_ok = gpuhist_compare_patterns (d->params.engine, &d->job_settings, d->params.report,
+                                          &d->job_error);
 
   g_idle_add (job_finished, d);
   return NULL;
@@ -936,7 +937,7 @@ export_clicked (GtkButton *button, gpointer data)
 
       if (path == NULL)
         message (chooser, GTK_MESSAGE_ERROR, _ ("Choose a local file to export to."), NULL);
-      else if (!gpuhist_core_write (d->params.report, path, &error))
+      else if (!gpuhist_report_write (d->params.report, path, &error))
         message (d->dialog, GTK_MESSAGE_ERROR, _ ("The histogram could not be exported."),
                  error != NULL ? error->message : NULL);
       else
@@ -1368,31 +1369,20 @@ gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *se
                                 const char *note, void (*init_ui) (void),
                                 const GpuhistDialogParams *hooks, GError **error)
 {
-  GpuhistEngineStart start;
-  gh_engine *engine = gpuhist_core_engine_new (&start, error);
+  gh_engine *engine = gpuhist_run_measure (source, settings, monitor, note, report, error);
   GpuhistDialogParams params = *hooks;
   gboolean shown;
 
   if (engine == NULL)
     return FALSE;
-  if (!gpuhist_core_measure (engine, source, settings, monitor, report, error))
-    {
-      gpuhist_core_engine_done (engine);
-      return FALSE;
-    }
-  report->engine_ms = start.waited_ms;
-  report->engine_kept = start.kept;
-  if (note != NULL)
-    report->note = g_strdup (note);
   init_ui ();
   params.engine = engine;
   params.source = source;
   params.settings = settings;
   params.report = report;
   shown = gpuhist_dialog_run (&params);
-  gpuhist_core_engine_done (engine);
+  gpuhist_keeper_give_back (engine);
   if (!shown)
-    g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
-                 _ ("The dialog could not be shown."));
+    g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_GIMP, _ ("The dialog could not be shown."));
   return shown;
 }

@@ -1,17 +1,9 @@
-/* gpu-histogram: where the plug-in's engine comes from, and how long it lives.
- *
- * Opening the GPU costs a new process about 0.2 s on the GPU machine (cuInit and the context,
- * tools/cuda-startup.cu), longer than GIMP takes to give 24 MP.  So:
- *   - a run starts making its engine on a thread as it begins (gpuhist_core_engine_prepare),
- *     while GIMP sets the pixels up, and takes it when it needs it (gpuhist_core_engine_new);
- *   - the plug-in's resident process (the GIMP extension in gimp2.c and gimp3.c) keeps a GPU
- *     engine between runs (gpuhist_core_keep_engines), and lets it and the GPU's context go
- *     once it has been idle that long (gpuhist_core_engine_release_idle), so that GIMP does not
- *     hold the GPU's memory, or keep a laptop's GPU awake, while nobody counts.
- */
-#include "core.h"
+/* gpu-histogram: the plug-in's engine between runs.  See engine-keeper.h. */
+#include "engine-keeper.h"
+#include "errors.h"
+#include "stream.h"
 
-/* An engine being made on a thread (gpuhist_core_engine_prepare). */
+/* An engine being made on a thread (gpuhist_keeper_prepare). */
 typedef struct
 {
   gh_engine *engine;
@@ -34,16 +26,16 @@ make_engine (gpointer data)
 
   (void) data;
   gh_options_init (&options);
-  /* Staging for the plug-in's strips only: pinning the default budget's 2 x 128 MiB took about
-   * 0.1 s on the GPU machine (docs/BENCHMARKS.md), as long as fetching 24 MP. */
+  /* Staging for the plug-in's strips only: pinning the default budget costs as long as fetching
+   * a large layer (docs/BENCHMARKS.md). */
   options.memory_budget = 2 * GPUHIST_STRIP_TARGET_BYTES;
   made->error.status = GH_OK;
   made->engine = gh_engine_new (&options, &made->error);
   if (made->engine != NULL && gh_engine_uses_gpu (made->engine))
     {
       /* Pin the staging here, off the run's path: a run of rows 16 KiB long takes two strips
-       * of the whole 8 MiB each, as large as any run's, and the backend keeps them for the
-       * runs that follow (about 8 ms on the GPU machine, else paid by the first large layer). */
+       * of GPUHIST_STRIP_TARGET_BYTES each, as large as any run's, and the backend keeps them
+       * for the runs that follow, else the first large layer pays for it. */
       gh_error ignored;
       gh_run *run = gh_run_begin (made->engine, 4096, 4096, 4, &ignored);
 
@@ -54,7 +46,7 @@ make_engine (gpointer data)
 }
 
 void
-gpuhist_core_engine_prepare (void)
+gpuhist_keeper_prepare (void)
 {
   if (kept_engine == NULL && engine_thread == NULL)
     engine_thread = g_thread_new ("gpuhist-engine", make_engine, NULL);
@@ -71,7 +63,7 @@ join_engine_thread (void)
 }
 
 gh_engine *
-gpuhist_core_engine_new (GpuhistEngineStart *start, GError **error)
+gpuhist_keeper_take (GpuhistKeeperStart *start, GError **error)
 {
   gint64 begin = g_get_monotonic_time ();
   EngineMade *made;
@@ -104,7 +96,7 @@ gpuhist_core_engine_new (GpuhistEngineStart *start, GError **error)
 }
 
 void
-gpuhist_core_engine_done (gh_engine *engine)
+gpuhist_keeper_give_back (gh_engine *engine)
 {
   if (engine == NULL)
     return;
@@ -120,24 +112,24 @@ gpuhist_core_engine_done (gh_engine *engine)
 }
 
 void
-gpuhist_core_engine_discard (void)
+gpuhist_keeper_discard (void)
 {
   EngineMade *made = join_engine_thread ();
 
   if (made != NULL)
-    gpuhist_core_engine_done (made->engine);
+    gpuhist_keeper_give_back (made->engine);
   g_free (made);
 }
 
 void
-gpuhist_core_keep_engines (guint idle_seconds)
+gpuhist_keeper_keep (guint idle_seconds)
 {
   keep_engines = idle_seconds > 0;
   keep_seconds = idle_seconds;
 }
 
 guint
-gpuhist_core_engine_release_idle (void)
+gpuhist_keeper_release_idle (void)
 {
   gint64 idle_us, limit_us = (gint64) keep_seconds * G_USEC_PER_SEC;
 
@@ -153,22 +145,22 @@ gpuhist_core_engine_release_idle (void)
 }
 
 guint
-gpuhist_resident_idle_seconds (void)
+gpuhist_keeper_idle_seconds (void)
 {
   const char *value = g_getenv ("GPUHIST_KEEP_GPU_SECONDS");
   gchar *end = NULL;
   guint64 seconds;
 
   if (value == NULL || value[0] == '\0')
-    return GPUHIST_DEFAULT_KEEP_GPU_SECONDS;
+    return GPUHIST_KEEPER_DEFAULT_SECONDS;
   seconds = g_ascii_strtoull (value, &end, 10);
   if (end == value || *end != '\0')
-    return GPUHIST_DEFAULT_KEEP_GPU_SECONDS;
+    return GPUHIST_KEEPER_DEFAULT_SECONDS;
   return (guint) MIN (seconds, 24 * 3600);
 }
 
 gboolean
-gpuhist_resident_enabled (void)
+gpuhist_keeper_resident_enabled (void)
 {
   return g_strcmp0 (g_getenv ("GPUHIST_RESIDENT"), "0") != 0;
 }

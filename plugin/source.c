@@ -1,8 +1,7 @@
 /* gpu-histogram: choosing what to read from GIMP and in which format.
  *
- * GIMP version-independent: this file sees only a GeglBuffer.  The rule (measured in GIMP 3.0:
- * reading a 12 MP layer in its own format took 0.2 s, converted to a plain "R'G'B'A u8" without
- * the buffer's space 2.0 s):
+ * GIMP version-independent: this file sees only a GeglBuffer.  The rule (a conversion between
+ * spaces in babl costs many times the read itself: docs/BENCHMARKS.md):
  *
  *   1. the model: R'G'B'(A) or Y'(A) (perceptual, the default) or RGB(A) / Y(A) (linear light);
  *      indexed layers are read as their colours; masks and channels as one gray channel (Y' or
@@ -25,19 +24,11 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "core.h"
+#include "convert.h"
+#include "source.h"
 
 static const char *const names_rgb[] = { "red", "green", "blue", "alpha" };
 static const char *const names_gray[] = { "gray", "alpha" };
-
-/* The component types that the core can narrow itself. */
-static gboolean
-type_is_narrowable (const char *type)
-{
-  return strcmp (type, "u8") == 0 || strcmp (type, "u16") == 0 || strcmp (type, "u32") == 0
-         || strcmp (type, "half") == 0 || strcmp (type, "float") == 0
-         || strcmp (type, "double") == 0;
-}
 
 gboolean
 gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectangle *area,
@@ -59,7 +50,7 @@ gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectan
 
   if (buffer == NULL || area == NULL)
     {
-      g_set_error (error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_NO_PIXELS,
                    _ ("There are no pixels to read."));
       return FALSE;
     }
@@ -69,7 +60,7 @@ gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectan
       || clipped.height <= 0)
     {
       g_set_error (
-          error, GPUHIST_ERROR, GH_ERROR_INVALID_ARGUMENT,
+          error, GPUHIST_ERROR, GPUHIST_ERROR_NO_PIXELS,
           _ ("The selection does not intersect the drawable: there are no pixels to count."));
       return FALSE;
     }
@@ -102,7 +93,7 @@ gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectan
   channels = (gray ? 1 : 3) + (alpha ? 1 : 0);
 
   /* 3: the buffer's own format when it is the model we want in a type we can narrow. */
-  if (!babl_format_is_palette (buffer_format) && type_is_narrowable (buffer_type))
+  if (!babl_format_is_palette (buffer_format) && gpuhist_convert_type_known (buffer_type))
     {
       encoding = g_strdup_printf ("%s %s", model, buffer_type);
       if (babl_format_exists (encoding)
@@ -123,7 +114,7 @@ gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectan
 
   /* The wide format, for more than 256 bins. */
   if (!babl_format_is_palette (buffer_format) && strcmp (buffer_type, "u8") != 0
-      && type_is_narrowable (buffer_type))
+      && gpuhist_convert_type_known (buffer_type))
     {
       encoding
           = g_strdup_printf ("%s %s", model, strcmp (buffer_type, "u16") == 0 ? "u16" : "float");

@@ -1,0 +1,24 @@
+/* gpu-histogram: for benchmarks only (tools/bench-gimp), reading without counting.
+ *
+ * With GPUHIST_FETCH_ONLY=1 in the plug-in's environment (gpuhist_fetch_only_requested), a
+ * non-interactive run calls gpuhist_fetch_only instead of measuring: it reads the source exactly
+ * as a 256-bin run does (same strips, format and conversions) and counts nothing.  The report
+ * gets the channels, fetch_ms and the backend GPUHIST_FETCH_ONLY_BACKEND;
+ * gpuhist_fetch_only_timings returns timings of -1 but the last, the fetch.
+ */
+#ifndef GPUHIST_FETCH_ONLY_H
+#define GPUHIST_FETCH_ONLY_H
+
+#include "core.h"
+
+G_BEGIN_DECLS
+
+#define GPUHIST_FETCH_ONLY_BACKEND "fetch only (GPUHIST_FETCH_ONLY=1)"
+
+gboolean gpuhist_fetch_only_requested (void);
+gboolean gpuhist_fetch_only (const GpuhistSource *source, GpuhistReport *report, GError **error);
+gdouble *gpuhist_fetch_only_timings (const GpuhistReport *report, gint *n_timings);
+
+G_END_DECLS
+
+#endif /* GPUHIST_FETCH_ONLY_H */

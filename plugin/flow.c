@@ -1,0 +1,153 @@
+/* gpu-histogram: the one run flow.  See flow.h. */
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+
+#include "engine-keeper.h"
+#include "fetch-only.h"
+#include "flow.h"
+#include "report.h"
+#include "run.h"
+#include "source.h"
+
+static void
+monitor_progress (double fraction, gpointer user_data)
+{
+  const GpuhistHost *host = user_data;
+
+  host->progress_update (fraction);
+}
+
+static gboolean
+fail (GError **error, GpuhistErrorCode code, const char *message)
+{
+  g_set_error_literal (error, GPUHIST_ERROR, code, message);
+  return FALSE;
+}
+
+/* Which of several selected drawables was counted: for the report, and said at once when the
+ * user is there to read it.  NULL for one drawable. */
+static gchar *
+several_drawables_note (const GpuhistHost *host, const GpuhistRequest *request, const char *name)
+{
+  gchar *note;
+
+  if (request->n_drawables <= 1)
+    return NULL;
+  note = g_strdup_printf (_ ("%d drawables are selected; counted the first one, \"%s\"."),
+                          request->n_drawables, name);
+  if (request->mode == GPUHIST_MODE_INTERACTIVE)
+    host->message (note);
+  return note;
+}
+
+/* The drawable's pixels as a source, the engine starting up while GIMP gives them. */
+static gboolean
+open_source (const GpuhistHost *host, const GpuhistRequest *request, gboolean start_engine,
+             GpuhistSource *source, GeglBuffer **buffer, gchar **note, GError **error)
+{
+  gpointer drawable = request->drawable;
+  GpuhistDrawableKind kind;
+  GeglRectangle area;
+  gchar *name;
+  gboolean ok;
+
+  if (host->is_group (drawable))
+    return fail (error, GPUHIST_ERROR_NO_PIXELS, _ (host->group_error));
+  kind = host->is_mask_or_channel (drawable) ? GPUHIST_DRAWABLE_MASK_OR_CHANNEL
+                                             : GPUHIST_DRAWABLE_LAYER;
+  if (!host->mask_intersect (drawable, &area) || area.width <= 0 || area.height <= 0)
+    return fail (error, GPUHIST_ERROR_NO_PIXELS,
+                 _ ("The selection does not intersect the drawable: there are no pixels to "
+                    "count."));
+
+  name = host->get_name (drawable);
+  *note = several_drawables_note (host, request, name);
+  if (start_engine)
+    gpuhist_keeper_prepare ();
+  *buffer = host->get_buffer (drawable);
+  if (*buffer == NULL)
+    {
+      g_free (name);
+      return fail (error, GPUHIST_ERROR_GIMP, _ ("GIMP did not give the drawable's pixels."));
+    }
+  ok = gpuhist_source_init (source, *buffer, &area, kind, request->settings.linear, name, error);
+  g_free (name);
+  return ok;
+}
+
+/* Interactive: measure first (GIMP's progress bar shows it), then the dialog shows the report,
+ * measures again on request and exports. */
+static gboolean
+count_interactively (const GpuhistHost *host, GpuhistRequest *request, const GpuhistSource *source,
+                     const GpuhistMonitor *monitor, const char *note, GpuhistReport *report,
+                     GError **error)
+{
+  GpuhistDialogParams hooks = { 0 };
+
+  hooks.save_settings = request->save_settings;
+  hooks.save_settings_data = request->save_settings_data;
+  hooks.source_exists = host->exists;
+  hooks.source_exists_data = request->drawable;
+  if (!gpuhist_dialog_measure_and_run (source, &request->settings, monitor, report, note,
+                                       host->init_ui, &hooks, error))
+    return FALSE;
+  if (request->save_settings != NULL)
+    request->save_settings (&request->settings, request->save_settings_data);
+  return TRUE;
+}
+
+static gboolean
+count (const GpuhistHost *host, GpuhistRequest *request, const GpuhistSource *source,
+       const char *note, gboolean fetch_only, GpuhistReport *report, GError **error)
+{
+  GpuhistMonitor monitor = { monitor_progress, NULL, (gpointer) host };
+  gchar *message = g_strdup_printf (_ ("Counting the levels of \"%s\""), source->drawable_name);
+
+  host->progress_init (message);
+  g_free (message);
+  if (fetch_only)
+    return gpuhist_fetch_only (source, report, error);
+  if (request->mode == GPUHIST_MODE_INTERACTIVE)
+    return count_interactively (host, request, source, &monitor, note, report, error);
+  return gpuhist_run_batch (source, &request->settings, &monitor, note, report, error);
+}
+
+GpuhistFlowStatus
+gpuhist_flow_run (const GpuhistHost *host, GpuhistRequest *request, GpuhistReport *report,
+                  gboolean *fetch_only, GError **error)
+{
+  GpuhistSource source = { 0 };
+  GeglBuffer *buffer = NULL;
+  gchar *note = NULL;
+  GError *local = NULL;
+  gboolean ok;
+
+  /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels, no engine. */
+  *fetch_only = request->mode == GPUHIST_MODE_NONINTERACTIVE && gpuhist_fetch_only_requested ();
+  ok = open_source (host, request, !*fetch_only, &source, &buffer, &note, &local)
+       && count (host, request, &source, note, *fetch_only, report, &local);
+  gpuhist_keeper_discard ();
+  gpuhist_source_clear (&source);
+  g_clear_object (&buffer);
+  g_free (note);
+  if (ok)
+    return GPUHIST_FLOW_OK;
+
+  gpuhist_report_clear (report);
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_error_free (local);
+      return GPUHIST_FLOW_CANCELLED;
+    }
+  if (local == NULL)
+    fail (&local, GPUHIST_ERROR_GIMP, _ ("The histogram could not be counted."));
+  g_propagate_error (error, local);
+  return GPUHIST_FLOW_FAILED;
+}
+
+gdouble *
+gpuhist_flow_timings (const GpuhistReport *report, gboolean fetch_only, gint *n_timings)
+{
+  return fetch_only ? gpuhist_fetch_only_timings (report, n_timings)
+                    : gpuhist_report_timings (report, n_timings);
+}

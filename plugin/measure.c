@@ -1,0 +1,255 @@
+/* gpu-histogram: counting a source with the engine, and the flat and noise comparison.
+ * See measure.h. */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <gio/gio.h>
+
+#include "measure.h"
+#include "report.h"
+#include "stream.h"
+
+/* One pass over the layer.  Returns the engine's status; *error is set for anything else
+ * (cancelled, unknown type), with GH_ERROR_CANCELLED or GH_ERROR_INVALID_ARGUMENT returned. */
+static gh_status
+measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_error *gherr,
+              GError **error)
+{
+  const GpuhistSource *source = stream->source;
+  const GeglRectangle *area = &source->area;
+  gh_run *run;
+  gh_status status;
+  int y = area->y;
+  int end = area->y + area->height;
+  gint64 begin = g_get_monotonic_time ();
+
+  stream->fetch_us = stream->submit_us = stream->progress_us = stream->last_progress_us = 0;
+  if (stream->bytes_per_sample == 2)
+    run = gh_run_begin_samples (engine, area->width, area->height, source->channels, 2, gherr);
+  else
+    run = gh_run_begin (engine, area->width, area->height, source->channels, gherr);
+  stream->begin_us = g_get_monotonic_time () - begin;
+  if (run == NULL)
+    return gherr->status != GH_OK ? gherr->status : GH_ERROR_OUT_OF_MEMORY;
+
+  gpuhist_stream_progress (stream, 0.0);
+  while (y < end)
+    {
+      int max_rows = 0;
+      uint8_t *strip;
+      int rows;
+
+      if (gpuhist_monitor_cancelled (stream->monitor))
+        {
+          gh_run_abort (run);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("Cancelled."));
+          return GH_ERROR_CANCELLED;
+        }
+
+      begin = g_get_monotonic_time ();
+      strip = gh_run_strip_buffer (run, &max_rows);
+      stream->submit_us += g_get_monotonic_time () - begin;
+      if (strip == NULL || max_rows <= 0)
+        {
+          gh_run_abort (run);
+          gherr->status = GH_ERROR_OUT_OF_MEMORY;
+          g_strlcpy (gherr->message, _ ("The engine gave no memory for the pixels."),
+                     sizeof gherr->message);
+          return gherr->status;
+        }
+      rows = gpuhist_band_rows (y, MIN (MIN (max_rows, stream->strip_rows), end - y),
+                                stream->tile_height, stream->shift_y);
+      if (!gpuhist_stream_fetch_rows (stream, y, rows, strip, error))
+        {
+          gh_run_abort (run);
+          return GH_ERROR_INVALID_ARGUMENT;
+        }
+      begin = g_get_monotonic_time ();
+      status = gh_run_submit_strip (run, rows, gherr);
+      stream->submit_us += g_get_monotonic_time () - begin;
+      if (status != GH_OK)
+        {
+          gh_run_abort (run);
+          return status;
+        }
+      y += rows;
+      gpuhist_stream_progress (stream, (double) (y - area->y) / area->height);
+    }
+
+  begin = g_get_monotonic_time ();
+  status = gh_run_finish (run, result, gherr);
+  stream->finish_us = g_get_monotonic_time () - begin;
+  return status;
+}
+
+/* The engine's methods for a run: all of them, timed, or FASTEST once, untimed. */
+static void
+set_methods (gh_engine *engine, const GpuhistSettings *settings)
+{
+  int repetitions = settings ? MAX (0, settings->repetitions) : 0;
+
+  gh_engine_set_methods (
+      engine, repetitions > 0 ? GH_ALL_METHODS : GH_METHOD_BIT (GH_METHOD_FASTEST), repetitions);
+}
+
+/* TRUE when a failed GPU run is worth counting again on the CPU: only once, and only for the
+ * GPU's own faults. */
+static gboolean
+should_fall_back (gh_engine *engine, gh_status status, int attempt)
+{
+  return (status == GH_ERROR_GPU_FAILED || status == GH_ERROR_OUT_OF_MEMORY) && attempt == 0
+         && gh_engine_uses_gpu (engine);
+}
+
+/* Checks the source and the bin count, tells the engine the bins, and sets the stream up:
+ * 16-bit samples for more than 256 bins of a layer of more than 8 bits, else the 8-bit path
+ * (256 bins, or an 8-bit or indexed layer). */
+static gboolean
+open_stream (gh_engine *engine, const GpuhistSource *source, const GpuhistMonitor *monitor,
+             int bins, GpuhistStream *stream, GError **error)
+{
+  gh_error gherr = { GH_OK, "" };
+
+  if (source->buffer == NULL || source->fetch_format == NULL || source->channels < 1
+      || source->channels > GH_MAX_CHANNELS || source->area.width <= 0 || source->area.height <= 0)
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_NO_PIXELS,
+                   _ ("There are no pixels to count."));
+      return FALSE;
+    }
+  if (!gpuhist_bins_valid (bins))
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+                   _ ("bins must be 256, 1024, 4096, 16384 or 65536, not %d."), bins);
+      return FALSE;
+    }
+  if (bins <= GH_BINS || source->fetch_format16 == NULL)
+    return gpuhist_stream_init (stream, source, monitor, source->fetch_format, 1, error);
+  if (gh_engine_set_bins (engine, bins, GH_STRATEGY_AUTO, &gherr) != GH_OK)
+    {
+      gpuhist_set_engine_error (error, &gherr);
+      return FALSE;
+    }
+  return gpuhist_stream_init (stream, source, monitor, source->fetch_format16, 2, error);
+}
+
+/* Counts the stream into report->layer, once more on the CPU after a GPU fault. */
+static gboolean
+count_layer (gh_engine *engine, GpuhistStream *stream, GpuhistReport *report, GError **error)
+{
+  for (int attempt = 0;; attempt++)
+    {
+      gh_error gherr = { GH_OK, "" };
+      GError *local = NULL;
+      gh_status status = measure_once (engine, stream, &report->layer, &gherr, &local);
+
+      if (status == GH_OK)
+        return TRUE;
+      gpuhist_result_reset (&report->layer);
+      if (local != NULL)
+        {
+          g_propagate_error (error, local);
+          return FALSE;
+        }
+      if (!should_fall_back (engine, status, attempt))
+        {
+          gpuhist_set_engine_error (error, &gherr);
+          return FALSE;
+        }
+      /* The run is lost; count again on the CPU, which says why in the backend line. */
+      gh_engine_fall_back_to_cpu (engine, gherr.message);
+    }
+}
+
+gboolean
+gpuhist_measure (gh_engine *engine, const GpuhistSource *source, const GpuhistSettings *settings,
+                 const GpuhistMonitor *monitor, GpuhistReport *report, GError **error)
+{
+  GpuhistStream stream;
+  gint64 start;
+  int bins = settings && settings->bins > 0 ? settings->bins : GH_BINS;
+
+  g_return_val_if_fail (engine != NULL && source != NULL && report != NULL, FALSE);
+
+  gpuhist_report_clear (report);
+  if (!open_stream (engine, source, monitor, bins, &stream, error))
+    return FALSE;
+  set_methods (engine, settings);
+
+  start = g_get_monotonic_time ();
+  if (!count_layer (engine, &stream, report, error))
+    {
+      gpuhist_stream_clear (&stream);
+      return FALSE;
+    }
+  gpuhist_stream_clear (&stream);
+
+  report->fetch_ms = stream.fetch_us / 1000.0;
+  report->total_ms = (g_get_monotonic_time () - start) / 1000.0;
+  report->begin_ms = stream.begin_us / 1000.0;
+  report->submit_ms = stream.submit_us / 1000.0;
+  report->finish_ms = stream.finish_us / 1000.0;
+  report->progress_ms = stream.progress_us / 1000.0;
+  gpuhist_report_set_channels (report, source);
+  report->drawable_name = g_strdup (source->drawable_name ? source->drawable_name : "");
+  report->area = source->area;
+  report->linear = settings ? settings->linear : FALSE;
+  report->fetch_format = g_strdup (babl_get_name (stream.fetch_format));
+  report->requested_bins = bins;
+  gpuhist_monitor_progress (monitor, 1.0);
+  return TRUE;
+}
+
+static gboolean
+run_pattern (gh_engine *engine, gh_pattern pattern, const GpuhistReport *report, gh_result *result,
+             GError **error)
+{
+  for (int attempt = 0;; attempt++)
+    {
+      gh_error gherr = { GH_OK, "" };
+      gh_status status
+          = gh_histogram_pattern (engine, pattern, report->area.width, report->area.height,
+                                  report->channels, result, &gherr);
+      if (status == GH_OK)
+        return TRUE;
+      gpuhist_result_reset (result);
+      if (should_fall_back (engine, status, attempt))
+        {
+          gh_engine_fall_back_to_cpu (engine, gherr.message);
+          continue;
+        }
+      gpuhist_set_engine_error (error, &gherr);
+      return FALSE;
+    }
+}
+
+gboolean
+gpuhist_compare_patterns (gh_engine *engine, const GpuhistSettings *settings, GpuhistReport *report,
+                          GError **error)
+{
+  g_return_val_if_fail (engine != NULL && report != NULL, FALSE);
+  if (report->channels < 1 || report->area.width <= 0 || report->area.height <= 0)
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+                   _ ("Measure the layer before comparing it with flat and noisy images."));
+      return FALSE;
+    }
+
+  set_methods (engine, settings);
+  gpuhist_report_reset_comparison (report);
+
+  if (!run_pattern (engine, GH_PATTERN_FLAT, report, &report->flat, error))
+    return FALSE;
+  if (!run_pattern (engine, GH_PATTERN_NOISE, report, &report->noise, error))
+    {
+      gpuhist_report_reset_comparison (report);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+gpuhist_bins_valid (int bins)
+{
+  return bins == 256 || bins == 1024 || bins == 4096 || bins == 16384 || bins == 65536;
+}

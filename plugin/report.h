@@ -1,0 +1,32 @@
+/* gpu-histogram: the report of a run: its lifetime (report.c), the values returned to the PDB
+ * (report.c) and the CSV and JSON files (report-file.c). */
+#ifndef GPUHIST_REPORT_H
+#define GPUHIST_REPORT_H
+
+#include "core.h"
+
+G_BEGIN_DECLS
+
+void gpuhist_report_clear (GpuhistReport *report);
+/* Frees a result's counts and zero-fills it (channels 0: not run). */
+void gpuhist_result_reset (gh_result *result);
+/* Drops the flat and noise rows. */
+void gpuhist_report_reset_comparison (GpuhistReport *report);
+/* The source's channels and their names. */
+void gpuhist_report_set_channels (GpuhistReport *report, const GpuhistSource *source);
+
+/* The values returned to the PDB: counts as doubles (n_channels * bins, channel by channel, exact
+ * up to 2^53), and timings in ms: global atomics, privatized, fastest, read-only, upload, fetch
+ * from GIMP; -1 where not run.  Return newly allocated arrays (g_free). */
+#define GPUHIST_N_RETURN_TIMINGS 6
+gdouble *gpuhist_report_counts (const GpuhistReport *report, gint *n_counts);
+gdouble *gpuhist_report_timings (const GpuhistReport *report, gint *n_timings);
+
+/* Writes the report as CSV or JSON, chosen by the file's extension; nothing for a NULL or empty
+ * path.  JSON: the engine's object for the layer (gh_write_json) with the plug-in's fields added
+ * to it, and the engine's object for each of flat and noise when the comparison ran. */
+gboolean gpuhist_report_write (const GpuhistReport *report, const char *path, GError **error);
+
+G_END_DECLS
+
+#endif /* GPUHIST_REPORT_H */

@@ -1,0 +1,169 @@
+/* gpu-histogram: reading a GeglBuffer in strips.  See stream.h. */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "convert.h"
+#include "stream.h"
+
+/* The scratch for high-bit-depth reads. */
+#define SCRATCH_TARGET_BYTES ((size_t) 8 << 20)
+
+static int
+buffer_int_property (GeglBuffer *buffer, const char *name, int fallback)
+{
+  int value = fallback;
+
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (buffer), name))
+    g_object_get (buffer, name, &value, NULL);
+  return value;
+}
+
+int
+gpuhist_band_rows (int y, int limit, int tile_height, int shift_y)
+{
+  int offset;
+  int first;
+
+  if (tile_height <= 1)
+    return limit;
+  offset = (y + shift_y) % tile_height;
+  if (offset < 0)
+    offset += tile_height;
+  first = tile_height - offset; /* rows to the next tile boundary */
+  if (first >= limit)
+    return limit;
+  return first + (limit - first) / tile_height * tile_height;
+}
+
+gboolean
+gpuhist_monitor_cancelled (const GpuhistMonitor *monitor)
+{
+  return monitor && monitor->cancelled && monitor->cancelled (monitor->user_data);
+}
+
+void
+gpuhist_monitor_progress (const GpuhistMonitor *monitor, double fraction)
+{
+  if (monitor && monitor->progress)
+    monitor->progress (fraction, monitor->user_data);
+}
+
+/* Progress between the first and the last: each is a round trip to GIMP, so at most one per
+ * PROGRESS_INTERVAL_US, which still moves GIMP's bar smoothly. */
+#define PROGRESS_INTERVAL_US 50000
+
+void
+gpuhist_stream_progress (GpuhistStream *stream, double fraction)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (fraction < 1.0 && now - stream->last_progress_us < PROGRESS_INTERVAL_US)
+    return;
+  gpuhist_monitor_progress (stream->monitor, fraction);
+  stream->last_progress_us = g_get_monotonic_time ();
+  stream->progress_us += stream->last_progress_us - now;
+}
+
+gboolean
+gpuhist_stream_init (GpuhistStream *stream, const GpuhistSource *source,
+                     const GpuhistMonitor *monitor, const Babl *fetch_format, int bytes_per_sample,
+                     GError **error)
+{
+  size_t row_bytes = (size_t) source->area.width * source->channels * bytes_per_sample;
+
+  memset (stream, 0, sizeof *stream);
+  stream->source = source;
+  stream->monitor = monitor;
+  stream->tile_height = MAX (1, buffer_int_property (source->buffer, "tile-height", 64));
+  stream->shift_y = buffer_int_property (source->buffer, "shift-y", 0);
+  stream->fetch_format = fetch_format;
+  stream->bytes_per_sample = bytes_per_sample;
+  stream->type = babl_get_name (babl_format_get_type (fetch_format, 0));
+  stream->fetch_bpp = babl_format_get_bytes_per_pixel (fetch_format);
+  stream->direct = babl_format_get_n_components (fetch_format) == source->channels
+                   && strcmp (stream->type, bytes_per_sample == 2 ? "u16" : "u8") == 0
+                   && stream->fetch_bpp == source->channels * bytes_per_sample;
+  stream->strip_rows = (int) MAX ((size_t) 1, GPUHIST_STRIP_TARGET_BYTES / row_bytes);
+  if (stream->strip_rows > stream->tile_height)
+    stream->strip_rows -= stream->strip_rows % stream->tile_height;
+
+  if (!stream->direct)
+    {
+      size_t fetch_row = (size_t) source->area.width * stream->fetch_bpp;
+
+      if (babl_format_get_n_components (fetch_format) != source->channels || stream->fetch_bpp <= 0)
+        {
+          g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_UNSUPPORTED,
+                       _ ("Internal error: the fetch format does not have %d channels."),
+                       source->channels);
+          return FALSE;
+        }
+      stream->scratch_rows = (int) MIN ((size_t) source->area.height,
+                                        MAX ((size_t) 1, SCRATCH_TARGET_BYTES / fetch_row));
+      if (stream->scratch_rows > stream->tile_height)
+        stream->scratch_rows -= stream->scratch_rows % stream->tile_height;
+      stream->scratch = g_try_malloc ((size_t) stream->scratch_rows * fetch_row);
+      if (stream->scratch == NULL)
+        {
+          g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_NO_MEMORY,
+                       _ ("Not enough memory to read %d rows of %d pixels."), stream->scratch_rows,
+                       source->area.width);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+gpuhist_stream_fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *strip, GError **error)
+{
+  const GpuhistSource *source = stream->source;
+  int width = source->area.width;
+  size_t row_samples = (size_t) width * source->channels;
+  size_t row_bytes = row_samples * stream->bytes_per_sample;
+  gint64 start = g_get_monotonic_time ();
+
+  if (stream->direct)
+    {
+      GeglRectangle rect = { source->area.x, y, width, rows };
+      gegl_buffer_get (source->buffer, &rect, 1.0, stream->fetch_format, strip, (gint) row_bytes,
+                       GEGL_ABYSS_NONE);
+    }
+  else
+    {
+      int done = 0;
+      while (done < rows)
+        {
+          int n = gpuhist_band_rows (y + done, MIN (stream->scratch_rows, rows - done),
+                                     stream->tile_height, stream->shift_y);
+          GeglRectangle rect = { source->area.x, y + done, width, n };
+          size_t samples = (size_t) n * row_samples;
+          uint8_t *dst = strip + (size_t) done * row_bytes;
+          gboolean converted;
+
+          gegl_buffer_get (source->buffer, &rect, 1.0, stream->fetch_format, stream->scratch,
+                           (gint) ((size_t) width * stream->fetch_bpp), GEGL_ABYSS_NONE);
+          if (stream->bytes_per_sample == 2)
+            converted = gpuhist_convert_samples16 (stream->type, stream->scratch, samples,
+                                                   (uint16_t *) dst);
+          else
+            converted = gpuhist_convert_samples (stream->type, stream->scratch, samples, dst);
+          if (!converted)
+            {
+              g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_UNSUPPORTED,
+                           _ ("Pixels of type \"%s\" cannot be counted."), stream->type);
+              return FALSE;
+            }
+          done += n;
+        }
+    }
+  stream->fetch_us += g_get_monotonic_time () - start;
+  return TRUE;
+}
+
+void
+gpuhist_stream_clear (GpuhistStream *stream)
+{
+  g_clear_pointer (&stream->scratch, g_free);
+}

@@ -1,0 +1,74 @@
+/* gpu-histogram: the procedure's names and texts, the same in GIMP 2.10 and 3.0.
+ *
+ * The translatable ones are N_ () here: the glue passes them to GIMP (which translates the menu
+ * label and blurb with the plug-in's domain) or through _ () where it shows them itself.
+ */
+#ifndef GPUHIST_TEXTS_H
+#define GPUHIST_TEXTS_H
+
+#include <glib/gi18n-lib.h>
+
+#define PLUG_IN_PROC "plug-in-gpu-histogram"
+#define PLUG_IN_BINARY "gpu-histogram"
+#define PLUG_IN_ROLE "gimp-gpu-histogram"
+
+/* The resident process: GIMP starts the extension (no arguments) with itself; it installs the
+ * temporary procedure, which takes the same arguments and returns the same values as
+ * PLUG_IN_PROC, and keeps the GPU ready between runs (engine-keeper.c).  PLUG_IN_PROC hands its
+ * runs to it; the temporary procedure answers GIMP_PDB_PASS_THROUGH while it is busy (its dialog
+ * is open), and PLUG_IN_PROC then counts in its own process, as it also does when the extension
+ * is not there.  GPUHIST_RESIDENT=0 in GIMP's environment turns the hand-over off. */
+#define GPUHIST_RESIDENT_EXTENSION "extension-gpu-histogram"
+#define GPUHIST_RESIDENT_PROC "plug-in-gpu-histogram-resident"
+#define GPUHIST_RESIDENT_EXTENSION_BLURB "Keeps the GPU ready between GPU Histogram runs"
+#define GPUHIST_RESIDENT_EXTENSION_HELP                                                            \
+  "GIMP starts this with itself.  It opens the GPU at the first plug-in-gpu-histogram run, keeps " \
+  "it open between runs, and closes it after a minute without one (GPUHIST_KEEP_GPU_SECONDS)."
+#define GPUHIST_RESIDENT_PROC_BLURB "GPU Histogram in the resident process"
+#define GPUHIST_RESIDENT_PROC_HELP                                                                 \
+  "Takes the same arguments and returns the same values as plug-in-gpu-histogram, which hands "    \
+  "its runs to it."
+
+#define GPUHIST_AUTHORS "gpu-histogram authors"
+#define GPUHIST_MENU_PATH "<Image>/Filters/Analysis"
+#define GPUHIST_MENU_LABEL N_ ("GPU Histogram…")
+#define GPUHIST_ICON_FILE "gpu-histogram-16.png"
+
+#define GPUHIST_BLURB                                                                              \
+  N_ ("Count the levels of each channel on the GPU and compare how fast different methods do "     \
+      "it")
+#define GPUHIST_HELP                                                                               \
+  N_ ("Counts the pixels at each of 256 levels per channel of the drawable (the first of the "     \
+      "selected drawables), within the selection's bounds, on an NVIDIA GPU when one is usable "   \
+      "(else on the CPU, saying why), and times the global-atomics, privatized and fastest "       \
+      "methods against a read-only pass.  Perceptual levels by default (for 8-bit images, the "    \
+      "stored values); linear light on request.  High bit depths are rounded to the nearest of "   \
+      "256 levels; values below 0 and NaN count as 0, above 1 as 255.  Indexed images count "      \
+      "their colours.  The image is never changed.  With bins 1024, 4096, 16384 or 65536, "        \
+      "layers of more than 8 bits are counted as 16-bit samples v (u16 layers by their own "       \
+      "values when the curve matches; u32, half and float rounded to v = floor (x * 65535 + "      \
+      "0.5), below 0 and NaN as 0, above 1 as 65535) into bin v * bins / 65536; 8-bit and "        \
+      "indexed layers have 256 levels and always count into 256 bins (the result says 256).  "     \
+      "Any other bin count is an error.")
+
+/* The arguments after run-mode, image and drawable(s), the same for the resident procedure. */
+#define GPUHIST_ARG_OUTPUT_FILE_DOC                                                                \
+  N_ ("Write the results there, CSV or JSON by the extension (.csv, .json); empty for none")
+#define GPUHIST_ARG_REPETITIONS_DOC                                                                \
+  N_ ("Timed runs per method; 0 counts once with the fastest method, untimed")
+#define GPUHIST_ARG_LINEAR_DOC N_ ("Bin in linear light instead of the perceptual curve")
+#define GPUHIST_ARG_BINS_DOC                                                                       \
+  N_ ("Bins per channel: 256, 1024, 4096, 16384 or 65536 (every 16-bit level); 8-bit and "         \
+      "indexed layers always count into 256")
+#define GPUHIST_MAX_REPETITIONS 1000
+#define GPUHIST_DEFAULT_REPETITIONS 5
+
+/* The return values both versions describe alike (counts differs: each GIMP's Script-Fu has its
+ * own limit). */
+#define GPUHIST_RET_N_CHANNELS_DOC "Channels counted (1 to 4)"
+#define GPUHIST_RET_BACKEND_DOC "The GPU, driver and runtime that counted, or the CPU and why"
+#define GPUHIST_RET_TIMINGS_DOC                                                                    \
+  "Milliseconds: global atomics, privatized, fastest, read-only, upload, fetch from GIMP; -1 "     \
+  "where not run"
+
+#endif /* GPUHIST_TEXTS_H */

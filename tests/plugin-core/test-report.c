@@ -1,0 +1,192 @@
+/* Unit tests of the plug-in's core without GIMP: the strip geometry (plugin/stream.c), and whole
+ * runs over small GeglBuffers with the CPU engine (source.c, measure.c, run.c) written as the
+ * CSV and JSON reports (report-file.c). */
+#include <math.h>
+#include <string.h>
+
+#include <gegl.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "report.h"
+#include "run.h"
+#include "source.h"
+#include "stream.h"
+
+static void
+test_band_rows (void)
+{
+  /* No tiles: whatever was asked. */
+  g_assert_cmpint (gpuhist_band_rows (7, 100, 1, 0), ==, 100);
+  /* From a tile boundary: whole tiles only, but never nothing. */
+  g_assert_cmpint (gpuhist_band_rows (0, 100, 64, 0), ==, 64);
+  g_assert_cmpint (gpuhist_band_rows (0, 200, 64, 0), ==, 192);
+  g_assert_cmpint (gpuhist_band_rows (0, 20, 64, 0), ==, 20);
+  /* From inside a tile: to its end, then whole tiles. */
+  g_assert_cmpint (gpuhist_band_rows (10, 200, 64, 0), ==, 182);
+  g_assert_cmpint (gpuhist_band_rows (10, 20, 64, 0), ==, 20);
+  /* Negative rows and a shifted buffer. */
+  g_assert_cmpint (gpuhist_band_rows (-5, 100, 64, 0), ==, 69);
+  g_assert_cmpint (gpuhist_band_rows (0, 100, 64, 3), ==, 61);
+}
+
+/* A w x h buffer in `format`, filled from `pixels` (packed rows). */
+static GeglBuffer *
+buffer_new (const char *format, int w, int h, const void *pixels)
+{
+  GeglRectangle rect = { 0, 0, w, h };
+  GeglBuffer *buffer = gegl_buffer_new (&rect, babl_format (format));
+
+  gegl_buffer_set (buffer, &rect, 0, babl_format (format), pixels, GEGL_AUTO_ROWSTRIDE);
+  return buffer;
+}
+
+/* Measures `buffer` with the CPU engine into report, writing `path` when not NULL. */
+static void
+measure (GeglBuffer *buffer, const char *name, int bins, const char *path, GpuhistReport *report)
+{
+  GpuhistSource source;
+  GpuhistSettings settings = { 0, FALSE, (gchar *) path, bins };
+  GError *error = NULL;
+
+  g_assert_true (gpuhist_source_init (&source, buffer, gegl_buffer_get_extent (buffer),
+                                      GPUHIST_DRAWABLE_LAYER, FALSE, name, &error));
+  g_assert_no_error (error);
+  g_assert_true (gpuhist_run_batch (&source, &settings, NULL, "a note", report, &error));
+  g_assert_no_error (error);
+  gpuhist_source_clear (&source);
+}
+
+static gchar *
+temp_path (const char *name)
+{
+  return g_build_filename (g_get_tmp_dir (), name, NULL);
+}
+
+static void
+test_csv (void)
+{
+  const guint8 pixels[] = { 0, 1, 2, 255, 0, 1, 2, 128, 255, 255, 0, 0 };
+  GeglBuffer *buffer = buffer_new ("R'G'B'A u8", 3, 1, pixels);
+  gchar *path = temp_path ("gpuhist-test-report.csv");
+  GpuhistReport report = { 0 };
+  gchar *text = NULL;
+  gchar **lines;
+
+  measure (buffer, "layer", 256, path, &report);
+  g_assert_cmpint (report.layer.bins, ==, 256);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 256 + 1); /* header, rows, after the last \n */
+  g_assert_cmpstr (lines[0], ==, "bin,red,green,blue,alpha");
+  g_assert_cmpstr (lines[1], ==, "0,2,0,1,1");
+  g_assert_cmpstr (lines[2], ==, "1,0,2,0,0");
+  g_assert_cmpstr (lines[3], ==, "2,0,0,2,0");
+  g_assert_cmpstr (lines[129], ==, "128,0,0,0,1");
+  g_assert_cmpstr (lines[256], ==, "255,1,1,0,1");
+  g_strfreev (lines);
+  g_free (text);
+  g_unlink (path);
+  g_free (path);
+  gpuhist_report_clear (&report);
+  g_object_unref (buffer);
+}
+
+/* The members of the top object, in order, joined by commas. */
+static gchar *
+member_names (JsonObject *object)
+{
+  GList *members = json_object_get_members (object);
+  GString *names = g_string_new (NULL);
+
+  for (GList *m = members; m; m = m->next)
+    g_string_append_printf (names, "%s%s", names->len ? "," : "", (const char *) m->data);
+  g_list_free (members);
+  return g_string_free (names, FALSE);
+}
+
+static void
+test_json (void)
+{
+  const float pixels[] = { NAN, 0.5f, 2.0f, -1.0f, INFINITY, 1.0f / 65535.0f };
+  GeglBuffer *buffer = buffer_new ("R'G'B' float", 2, 1, pixels);
+  gchar *path = temp_path ("gpuhist-test-report.json");
+  GpuhistReport report = { 0 };
+  JsonParser *parser = json_parser_new ();
+  GError *error = NULL;
+  JsonObject *top, *area;
+  JsonArray *counts;
+  gchar *names, *text = NULL;
+
+  measure (buffer, "say \"hi\"\n\ttab", 4096, path, &report);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  /* The plug-in's escapes, as before: \n and \t, not \u000a. */
+  g_assert_nonnull (strstr (text, "\"drawable\": \"say \\\"hi\\\"\\n\\ttab\""));
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  top = json_node_get_object (json_parser_get_root (parser));
+  names = member_names (top);
+  g_assert_cmpstr (names, ==,
+                   "backend,used_gpu,layout,bins,pixels,bytes,channels,timings_ms,drawable,area,"
+                   "linear,requested_bins,fetch_format,fetch_ms,total_ms,engine_ms,engine_kept,"
+                   "phases_ms,note");
+  g_assert_cmpint (json_object_get_int_member (top, "bins"), ==, 4096);
+  g_assert_cmpint (json_object_get_int_member (top, "requested_bins"), ==, 4096);
+  g_assert_cmpstr (json_object_get_string_member (top, "drawable"), ==, "say \"hi\"\n\ttab");
+  g_assert_cmpstr (json_object_get_string_member (top, "note"), ==, "a note");
+  g_assert_cmpstr (json_object_get_string_member (top, "fetch_format"), ==, "R'G'B' float");
+  g_assert_false (json_object_get_boolean_member (top, "linear"));
+  area = json_object_get_object_member (top, "area");
+  g_assert_cmpint (json_object_get_int_member (area, "width"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (area, "height"), ==, 1);
+  /* red: NaN (0) and -1 (0); green: 0.5 (32768 -> bin 2048) and +inf (65535 -> 4095). */
+  counts = json_object_get_array_member (
+      json_array_get_object_element (json_object_get_array_member (top, "channels"), 0), "counts");
+  g_assert_cmpint (json_array_get_int_element (counts, 0), ==, 2);
+  counts = json_object_get_array_member (
+      json_array_get_object_element (json_object_get_array_member (top, "channels"), 1), "counts");
+  g_assert_cmpint (json_array_get_int_element (counts, 2048), ==, 1);
+  g_assert_cmpint (json_array_get_int_element (counts, 4095), ==, 1);
+  g_free (names);
+  g_free (text);
+  g_object_unref (parser);
+  g_unlink (path);
+  g_free (path);
+  gpuhist_report_clear (&report);
+  g_object_unref (buffer);
+}
+
+static void
+test_bad_file_names (void)
+{
+  const guint8 pixels[] = { 1, 2, 3 };
+  GeglBuffer *buffer = buffer_new ("R'G'B' u8", 1, 1, pixels);
+  GpuhistReport report = { 0 };
+  GError *error = NULL;
+
+  measure (buffer, "layer", 256, NULL, &report);
+  g_assert_false (gpuhist_report_write (&report, "/tmp/results.txt", &error));
+  g_assert_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_false (gpuhist_report_write (&report, "/nonexistent-folder/results.csv", &error));
+  g_assert_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE);
+  g_clear_error (&error);
+  gpuhist_report_clear (&report);
+  g_object_unref (buffer);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  gegl_init (&argc, &argv);
+  g_test_add_func ("/strips/band-rows", test_band_rows);
+  g_test_add_func ("/report/csv", test_csv);
+  g_test_add_func ("/report/json", test_json);
+  g_test_add_func ("/report/bad-file-names", test_bad_file_names);
+  status = g_test_run ();
+  gegl_exit ();
+  return status;
+}
