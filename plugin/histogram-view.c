@@ -196,52 +196,47 @@ draw_text (GtkWidget *widget, cairo_t *cr, const char *text, double x, double y,
   g_object_unref (layout);
 }
 
-static gboolean
-draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
+/* The plot's geometry while drawing: columns of per_column bins, bin_width pixels wide. */
+typedef struct
 {
-  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
-  int bins = view_bins (view);
-  /* 0, 64, 128, 192, 255 at 256 bins */
-  const int ticks[] = { 0, bins / 4, bins / 2, 3 * bins / 4, bins - 1 };
-  int per_column = bins_per_column (widget);
-  int columns = bins / per_column;
-  GtkAllocation allocation;
   PlotArea area;
-  uint64_t max = 0;
+  int bins;
+  int per_column;
+  int columns;
   double bin_width; /* of a column: one bin, or per_column bins drawn as their largest */
-  int rank, c, i, bin;
+} Plot;
 
-  (void) unused;
-  gtk_widget_get_allocation (widget, &allocation);
-  plot_area (widget, &area);
-  bin_width = area.width / columns;
+/* Quarter lines and level ticks: 0, 64, 128, 192, 255 at 256 bins. */
+static void
+draw_ticks (GtkWidget *widget, cairo_t *cr, const Plot *p)
+{
+  const int ticks[] = { 0, p->bins / 4, p->bins / 2, 3 * p->bins / 4, p->bins - 1 };
 
-  /* The view paints its own light background, so that it reads the same in any theme. */
-  cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
-  cairo_paint (cr);
-  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
-  cairo_rectangle (cr, area.x, area.y, area.width, area.height);
-  cairo_fill (cr);
-
-  /* Quarter lines and level ticks. */
   cairo_set_line_width (cr, 1.0);
-  for (i = 0; i < (int) G_N_ELEMENTS (ticks); i++)
+  for (int i = 0; i < (int) G_N_ELEMENTS (ticks); i++)
     {
       char label[16];
-      double x = floor (area.x + (ticks[i] / per_column + 0.5) * bin_width) + 0.5;
+      double x = floor (p->area.x + (ticks[i] / p->per_column + 0.5) * p->bin_width) + 0.5;
 
       cairo_set_source_rgb (cr, 0.85, 0.85, 0.85);
-      cairo_move_to (cr, x, area.y);
-      cairo_line_to (cr, x, area.y + area.height + 3);
+      cairo_move_to (cr, x, p->area.y);
+      cairo_line_to (cr, x, p->area.y + p->area.height + 3);
       cairo_stroke (cr);
       g_snprintf (label, sizeof label, "%d", ticks[i]);
       cairo_set_source_rgb (cr, 0.25, 0.25, 0.25);
-      draw_text (widget, cr, label, x, area.y + area.height + 3,
+      draw_text (widget, cr, label, x, p->area.y + p->area.height + 3,
                  i == 0 ? 0.0 : (i == (int) G_N_ELEMENTS (ticks) - 1 ? 1.0 : 0.5));
     }
+}
 
-  /* The scale follows the visible colour channels: an opaque layer's alpha, all in one level,
-   * would flatten them, so alpha only sets the scale when it is drawn alone, and is clipped. */
+/* The scale follows the visible colour channels: an opaque layer's alpha, all in one level,
+ * would flatten them, so alpha only sets the scale when it is drawn alone, and is clipped. */
+static uint64_t
+scale_max (const GpuhistHistogramView *view, int bins)
+{
+  uint64_t max = 0;
+  int c, i;
+
   for (c = 0; c < view->channels; c++)
     if (view->visible[c] && strcmp (view->channel_names[c], "alpha") != 0)
       for (i = 0; i < bins; i++)
@@ -250,72 +245,66 @@ draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
     if (view->visible[c])
       for (i = 0; i < bins; i++)
         max = MAX (max, view->counts[(size_t) c * bins + i]);
+  return max;
+}
 
-  if (view->channels == 0)
+/* One channel's outline, filled. */
+static void
+draw_channel (const GpuhistHistogramView *view, cairo_t *cr, const Plot *p, int c, uint64_t max)
+{
+  const uint64_t *counts = view->counts + (size_t) c * p->bins;
+  double bottom = p->area.y + p->area.height;
+  double rgb[3];
+
+  gpuhist_channel_color (view->channel_names[c], rgb);
+  cairo_new_path (cr);
+  cairo_move_to (cr, p->area.x, bottom);
+  for (int i = 0; i < p->columns; i++)
     {
-      cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
-      draw_text (widget, cr, _ ("No histogram"), area.x + area.width / 2,
-                 area.y + area.height / 2 - 8, 0.5);
+      uint64_t count = counts[(size_t) i * p->per_column];
+      double y;
+
+      /* For display only: the largest bin of the column, so that spikes stay visible. */
+      for (int k = 1; k < p->per_column; k++)
+        count = MAX (count, counts[(size_t) i * p->per_column + k]);
+      y = bottom - scaled (view, count, max) * p->area.height;
+
+      cairo_line_to (cr, p->area.x + i * p->bin_width, y);
+      cairo_line_to (cr, p->area.x + (i + 1) * p->bin_width, y);
     }
+  cairo_line_to (cr, p->area.x + p->area.width, bottom);
+  cairo_close_path (cr);
+  cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.30);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_stroke (cr);
+}
 
-  cairo_save (cr);
-  cairo_rectangle (cr, area.x, area.y - 1, area.width, area.height + 1);
-  cairo_clip (cr);
-  /* Alpha and gray underneath, the colours on top. */
-  for (rank = 0; rank < 5; rank++)
-    for (c = 0; c < view->channels; c++)
-      {
-        const uint64_t *counts = view->counts + (size_t) c * bins;
-        double rgb[3];
-        double bottom = area.y + area.height;
+/* The marked (hovered or pinned) bin's column and its centre line. */
+static void
+draw_mark (cairo_t *cr, const Plot *p, int bin)
+{
+  double x = p->area.x + (bin / p->per_column) * p->bin_width;
 
-        if (!view->visible[c] || draw_rank (view->channel_names[c]) != rank)
-          continue;
+  cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.12);
+  cairo_rectangle (cr, x, p->area.y, MAX (p->bin_width, 1.0), p->area.height);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.6);
+  cairo_set_line_width (cr, 1.0);
+  cairo_move_to (cr, floor (x + p->bin_width / 2) + 0.5, p->area.y);
+  cairo_line_to (cr, floor (x + p->bin_width / 2) + 0.5, p->area.y + p->area.height);
+  cairo_stroke (cr);
+}
 
-        gpuhist_channel_color (view->channel_names[c], rgb);
-        cairo_new_path (cr);
-        cairo_move_to (cr, area.x, bottom);
-        for (i = 0; i < columns; i++)
-          {
-            uint64_t count = counts[(size_t) i * per_column];
-            double y;
+/* The frame of the plot, dashed while the view has the keyboard focus. */
+static void
+draw_frame (GtkWidget *widget, cairo_t *cr, const Plot *p)
+{
+  GtkAllocation allocation;
 
-            /* For display only: the largest bin of the column, so that spikes stay visible. */
-            for (int k = 1; k < per_column; k++)
-              count = MAX (count, counts[(size_t) i * per_column + k]);
-            y = bottom - scaled (view, count, max) * area.height;
-
-            cairo_line_to (cr, area.x + i * bin_width, y);
-            cairo_line_to (cr, area.x + (i + 1) * bin_width, y);
-          }
-        cairo_line_to (cr, area.x + area.width, bottom);
-        cairo_close_path (cr);
-        cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.30);
-        cairo_fill_preserve (cr);
-        cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-        cairo_set_line_width (cr, 1.5);
-        cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-        cairo_stroke (cr);
-      }
-
-  cairo_restore (cr);
-
-  bin = shown_bin (view);
-  if (bin >= 0 && view->channels > 0)
-    {
-      double x = area.x + (bin / per_column) * bin_width;
-
-      cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.12);
-      cairo_rectangle (cr, x, area.y, MAX (bin_width, 1.0), area.height);
-      cairo_fill (cr);
-      cairo_set_source_rgba (cr, 0.0, 0.0, 0.0, 0.6);
-      cairo_set_line_width (cr, 1.0);
-      cairo_move_to (cr, floor (x + bin_width / 2) + 0.5, area.y);
-      cairo_line_to (cr, floor (x + bin_width / 2) + 0.5, area.y + area.height);
-      cairo_stroke (cr);
-    }
-
-  /* The frame of the plot, dashed while the view has the keyboard focus. */
+  gtk_widget_get_allocation (widget, &allocation);
   cairo_set_source_rgb (cr, 0.35, 0.35, 0.35);
   cairo_set_line_width (cr, 1.0);
   if (gtk_widget_has_focus (widget))
@@ -327,9 +316,55 @@ draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0.0);
     }
-  cairo_rectangle (cr, area.x - 0.5, area.y - 0.5, area.width + 1, area.height + 1);
+  cairo_rectangle (cr, p->area.x - 0.5, p->area.y - 0.5, p->area.width + 1, p->area.height + 1);
   cairo_stroke (cr);
+}
 
+static gboolean
+draw (GtkWidget *widget, cairo_t *cr, gpointer unused)
+{
+  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (widget);
+  uint64_t max;
+  Plot p;
+  int bin;
+
+  (void) unused;
+  p.bins = view_bins (view);
+  p.per_column = bins_per_column (widget);
+  p.columns = p.bins / p.per_column;
+  plot_area (widget, &p.area);
+  p.bin_width = p.area.width / p.columns;
+
+  /* The view paints its own light background, so that it reads the same in any theme. */
+  cairo_set_source_rgb (cr, 0.93, 0.93, 0.93);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 1.0, 1.0, 1.0);
+  cairo_rectangle (cr, p.area.x, p.area.y, p.area.width, p.area.height);
+  cairo_fill (cr);
+  draw_ticks (widget, cr, &p);
+
+  max = scale_max (view, p.bins);
+  if (view->channels == 0)
+    {
+      cairo_set_source_rgb (cr, 0.4, 0.4, 0.4);
+      draw_text (widget, cr, _ ("No histogram"), p.area.x + p.area.width / 2,
+                 p.area.y + p.area.height / 2 - 8, 0.5);
+    }
+
+  cairo_save (cr);
+  cairo_rectangle (cr, p.area.x, p.area.y - 1, p.area.width, p.area.height + 1);
+  cairo_clip (cr);
+  /* Alpha and gray underneath, the colours on top. */
+  for (int rank = 0; rank < 5; rank++)
+    for (int c = 0; c < view->channels; c++)
+      if (view->visible[c] && draw_rank (view->channel_names[c]) == rank)
+        draw_channel (view, cr, &p, c, max);
+  cairo_restore (cr);
+
+  bin = shown_bin (view);
+  if (bin >= 0 && view->channels > 0)
+    draw_mark (cr, &p, bin);
+  draw_frame (widget, cr, &p);
   return FALSE;
 }
 

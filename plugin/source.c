@@ -30,34 +30,91 @@
 static const char *const names_rgb[] = { "red", "green", "blue", "alpha" };
 static const char *const names_gray[] = { "gray", "alpha" };
 
+/* Which channels to read: one gray channel for masks and channels, else the buffer's own (an
+ * indexed buffer's colours are RGB). */
+static void
+pick_channels (const Babl *buffer_format, GpuhistDrawableKind kind, gboolean *gray, gboolean *alpha)
+{
+  if (kind == GPUHIST_DRAWABLE_MASK_OR_CHANNEL)
+    {
+      *gray = TRUE;
+      *alpha = FALSE;
+    }
+  else if (babl_format_is_palette (buffer_format))
+    {
+      *gray = FALSE;
+      *alpha = babl_format_has_alpha (buffer_format);
+    }
+  else
+    {
+      BablModelFlag flags = babl_get_model_flags (babl_format_get_model (buffer_format));
+
+      *gray = (flags & BABL_MODEL_FLAG_GRAY) != 0;
+      *alpha = babl_format_has_alpha (buffer_format);
+    }
+}
+
+/* `model` in `type`, in the buffer's own space. */
+static const Babl *
+format_in_space (const char *model, const char *type, const Babl *buffer_format)
+{
+  gchar *encoding = g_strdup_printf ("%s %s", model, type);
+  const Babl *format = babl_format_with_space (encoding, buffer_format);
+
+  g_free (encoding);
+  return format;
+}
+
+/* Rules 3 and 4 of the file's comment: the 8-bit path's fetch format. */
+static const Babl *
+pick_fetch_format (const char *model, const Babl *buffer_format, const char *buffer_type)
+{
+  gboolean narrow;
+
+  if (!babl_format_is_palette (buffer_format) && gpuhist_convert_type_known (buffer_type))
+    {
+      gchar *encoding = g_strdup_printf ("%s %s", model, buffer_type);
+      gboolean own = babl_format_exists (encoding)
+                     && babl_format_with_space (encoding, buffer_format) == buffer_format;
+
+      g_free (encoding);
+      if (own)
+        return buffer_format;
+    }
+  narrow = babl_format_is_palette (buffer_format) || strcmp (buffer_type, "u8") == 0;
+  return format_in_space (model, narrow ? "u8" : "float", buffer_format);
+}
+
+/* The wide format, for more than 256 bins; NULL for 8-bit and indexed buffers. */
+static const Babl *
+pick_fetch_format16 (const char *model, const Babl *buffer_format, const char *buffer_type)
+{
+  if (babl_format_is_palette (buffer_format) || strcmp (buffer_type, "u8") == 0
+      || !gpuhist_convert_type_known (buffer_type))
+    return NULL;
+  return format_in_space (model, strcmp (buffer_type, "u16") == 0 ? "u16" : "float", buffer_format);
+}
+
 gboolean
 gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectangle *area,
                      GpuhistDrawableKind kind, gboolean linear, const gchar *name, GError **error)
 {
   const Babl *buffer_format;
-  const Babl *fetch = NULL;
   const char *buffer_type;
-  const GeglRectangle *extent;
   GeglRectangle clipped;
   gboolean gray;
   gboolean alpha;
   const char *model;
-  gchar *encoding;
-  int channels;
-  int i;
 
   memset (source, 0, sizeof *source);
-
   if (buffer == NULL || area == NULL)
     {
       g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_NO_PIXELS,
                    _ ("There are no pixels to read."));
       return FALSE;
     }
-
-  extent = gegl_buffer_get_extent (buffer);
-  if (!gegl_rectangle_intersect (&clipped, extent, area) || clipped.width <= 0
-      || clipped.height <= 0)
+  if (!gegl_rectangle_intersect (&clipped, gegl_buffer_get_extent (buffer), area)
+      || clipped.width <= 0 || clipped.height <= 0)
     {
       g_set_error (
           error, GPUHIST_ERROR, GPUHIST_ERROR_NO_PIXELS,
@@ -67,66 +124,18 @@ gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectan
 
   buffer_format = gegl_buffer_get_format (buffer);
   buffer_type = babl_get_name (babl_format_get_type (buffer_format, 0));
-
-  if (kind == GPUHIST_DRAWABLE_MASK_OR_CHANNEL)
-    {
-      gray = TRUE;
-      alpha = FALSE;
-    }
-  else if (babl_format_is_palette (buffer_format))
-    {
-      gray = FALSE;
-      alpha = babl_format_has_alpha (buffer_format);
-    }
-  else
-    {
-      BablModelFlag flags = babl_get_model_flags (babl_format_get_model (buffer_format));
-
-      gray = (flags & BABL_MODEL_FLAG_GRAY) != 0;
-      alpha = babl_format_has_alpha (buffer_format);
-    }
-
+  pick_channels (buffer_format, kind, &gray, &alpha);
   if (gray)
     model = linear ? (alpha ? "YA" : "Y") : (alpha ? "Y'A" : "Y'");
   else
     model = linear ? (alpha ? "RGBA" : "RGB") : (alpha ? "R'G'B'A" : "R'G'B'");
-  channels = (gray ? 1 : 3) + (alpha ? 1 : 0);
-
-  /* 3: the buffer's own format when it is the model we want in a type we can narrow. */
-  if (!babl_format_is_palette (buffer_format) && gpuhist_convert_type_known (buffer_type))
-    {
-      encoding = g_strdup_printf ("%s %s", model, buffer_type);
-      if (babl_format_exists (encoding)
-          && babl_format_with_space (encoding, buffer_format) == buffer_format)
-        fetch = buffer_format;
-      g_free (encoding);
-    }
-
-  /* 4: else 8 bits from 8-bit and indexed buffers, float from the rest. */
-  if (fetch == NULL)
-    {
-      gboolean narrow = babl_format_is_palette (buffer_format) || strcmp (buffer_type, "u8") == 0;
-
-      encoding = g_strdup_printf ("%s %s", model, narrow ? "u8" : "float");
-      fetch = babl_format_with_space (encoding, buffer_format);
-      g_free (encoding);
-    }
-
-  /* The wide format, for more than 256 bins. */
-  if (!babl_format_is_palette (buffer_format) && strcmp (buffer_type, "u8") != 0
-      && gpuhist_convert_type_known (buffer_type))
-    {
-      encoding
-          = g_strdup_printf ("%s %s", model, strcmp (buffer_type, "u16") == 0 ? "u16" : "float");
-      source->fetch_format16 = babl_format_with_space (encoding, buffer_format);
-      g_free (encoding);
-    }
 
   source->buffer = buffer;
   source->area = clipped;
-  source->fetch_format = fetch;
-  source->channels = channels;
-  for (i = 0; i < channels; i++)
+  source->fetch_format = pick_fetch_format (model, buffer_format, buffer_type);
+  source->fetch_format16 = pick_fetch_format16 (model, buffer_format, buffer_type);
+  source->channels = (gray ? 1 : 3) + (alpha ? 1 : 0);
+  for (int i = 0; i < source->channels; i++)
     source->channel_names[i] = gray ? names_gray[i] : names_rgb[i];
   source->drawable_name = g_strdup (name ? name : "");
   return TRUE;

@@ -1,0 +1,104 @@
+/* gpu-histogram: what the dialog's files share (not for use outside dialog*.c).
+ *
+ *   dialog.c         building the window, pane by pane, and running it
+ *   dialog-tables.c  filling the tables, the headline and the histogram from the report
+ *   dialog-worker.c  Re-run and Compare on a worker thread, progress and Cancel
+ *   dialog-export.c  Export, Copy table and Help
+ *   dialog-format.c  the texts and cells, without GTK
+ */
+#ifndef GPUHIST_DIALOG_PRIVATE_H
+#define GPUHIST_DIALOG_PRIVATE_H
+
+#include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
+
+#include "dialog-format.h"
+#include "dialog.h"
+#include "histogram-view.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  JOB_NONE,
+  JOB_MEASURE,
+  JOB_COMPARE
+} JobKind;
+
+/* The Bins combo's entries, in order. */
+#define GPUHIST_N_BIN_CHOICES 5
+extern const int gpuhist_bin_choices[GPUHIST_N_BIN_CHOICES];
+
+typedef struct
+{
+  GpuhistDialogParams params;
+
+  GtkWidget *dialog;
+  GtkWidget *headline;
+  GtkWidget *subline;
+  GtkWidget *info;
+  GtkWidget *backend_icon;
+  GtkWidget *backend;
+  GtkWidget *view;
+  GtkWidget *bin_label;
+  GtkWidget *log_toggle;
+  GtkWidget *channel_box;
+  GtkWidget *channel_toggles[GH_MAX_CHANNELS];
+  GtkListStore *stats_store;
+  GtkListStore *timing_store;
+  GtkListStore *compare_store;
+  GtkWidget *compare_button;
+  GtkWidget *repetitions;
+  GtkWidget *bins_combo;
+  GtkWidget *strategy;
+  GtkWidget *rerun_button;
+  GtkWidget *export_button;
+  GtkWidget *copy_button;
+  GtkWidget *progress_box;
+  GtkWidget *progress;
+  GtkWidget *cancel_button;
+  GtkWidget *status;
+
+  /* The worker.  The main thread starts it and joins it in job_finished; while it runs, the
+   * controls that read or change the report are insensitive. */
+  GThread *thread;
+  JobKind job;
+  gint cancel;            /* atomic: TRUE once Cancel or Close was pressed */
+  gint progress_permille; /* atomic: -1 while unknown */
+  guint progress_source;
+  GpuhistSettings job_settings;
+  GpuhistReport job_report;
+  gboolean job_ok;
+  GError *job_error;
+  gboolean closing;
+} Dialog;
+
+/* dialog-tables.c */
+GtkWidget *gpuhist_dialog_table_new (GtkListStore *store, const char *accessible_name,
+                                     const char *const *titles, int n_columns);
+GtkListStore *gpuhist_dialog_store_new (int n_columns);
+void gpuhist_dialog_update_all (Dialog *d);
+void gpuhist_dialog_fill_compare (Dialog *d);
+void gpuhist_dialog_set_status (Dialog *d, const char *text);
+void gpuhist_dialog_bin_changed (GpuhistHistogramView *view, gint bin, gpointer data);
+void gpuhist_dialog_log_toggled (GtkToggleButton *toggle, gpointer data);
+void gpuhist_dialog_channel_toggled (GtkToggleButton *toggle, gpointer data);
+
+/* dialog-worker.c */
+void gpuhist_dialog_save_settings (Dialog *d);
+void gpuhist_dialog_set_busy (Dialog *d, gboolean busy);
+void gpuhist_dialog_cancel_clicked (GtkButton *button, gpointer data);
+void gpuhist_dialog_rerun_clicked (GtkButton *button, gpointer data);
+void gpuhist_dialog_compare_clicked (GtkButton *button, gpointer data);
+
+/* dialog-export.c */
+void gpuhist_dialog_export_clicked (GtkButton *button, gpointer data);
+void gpuhist_dialog_copy_clicked (GtkButton *button, gpointer data);
+void gpuhist_dialog_help (const gchar *help_id, gpointer help_data);
+const char *const *gpuhist_dialog_timing_titles (void);
+const char *const *gpuhist_dialog_compare_titles (void);
+const char *const *gpuhist_dialog_stats_titles (void);
+
+G_END_DECLS
+
+#endif /* GPUHIST_DIALOG_PRIVATE_H */
