@@ -1,0 +1,169 @@
+/* Unit tests of plugin/dialog-format.c, the dialog's texts and cells without GTK, in the C
+ * locale (untranslated). */
+#include <string.h>
+
+#include <glib.h>
+
+#include "dialog-format.h"
+
+#define DASH "—"
+
+static void
+assert_text (gchar *text, const char *expected)
+{
+  g_assert_cmpstr (text, ==, expected);
+  g_free (text);
+}
+
+static void
+test_numbers (void)
+{
+  assert_text (gpuhist_format_number_ms (0.12345), "0.123");
+  assert_text (gpuhist_format_number_ms (12.345), "12.35");
+  assert_text (gpuhist_format_number_ms (123.4), "123");
+  assert_text (gpuhist_format_ms (1.5), "1.50 ms");
+  assert_text (gpuhist_format_ms (-1.0), DASH);
+  assert_text (gpuhist_format_gbps (0.0), DASH);
+  assert_text (gpuhist_format_gbps (0.5), "0.500");
+  assert_text (gpuhist_format_gbps (5.0), "5.00");
+  assert_text (gpuhist_format_gbps (50.0), "50.0");
+  assert_text (gpuhist_format_percent (5.0), "5.0 %");
+  assert_text (gpuhist_format_percent (50.0), "50 %");
+  assert_text (gpuhist_format_speedup (0.0), DASH);
+  assert_text (gpuhist_format_speedup (12.34), "12.3×");
+}
+
+/* A layer of 10^9 bytes timed for global atomics (4 ms), privatized (2 ms), fastest (1 ms) and
+ * read-only (0.5 ms). */
+static void
+report_init (GpuhistReport *report, uint64_t *counts)
+{
+  static const double medians[] = { 4.0, 2.0, 1.0, 0.5 };
+
+  memset (report, 0, sizeof *report);
+  report->layer.channels = 1;
+  report->layer.bins = 256;
+  report->layer.counts = counts;
+  report->layer.bytes = 1000000000;
+  report->layer.used_gpu = TRUE;
+  g_strlcpy (report->layer.backend, "Test GPU", sizeof report->layer.backend);
+  g_strlcpy (report->layer.layout, "shared", sizeof report->layer.layout);
+  for (int k = 0; k < 4; k++)
+    {
+      report->layer.timing[k].runs = 5;
+      report->layer.timing[k].median_ms = medians[k];
+      report->layer.timing[k].min_ms = medians[k] * 0.9;
+      report->layer.timing[k].max_ms = medians[k] * 1.1;
+    }
+  report->fetch_ms = 2.0;
+  report->total_ms = 20.0;
+  report->drawable_name = (gchar *) "Background";
+}
+
+static void
+free_cells (gchar **cells, int n)
+{
+  for (int i = 0; i < n; i++)
+    g_free (cells[i]);
+}
+
+static void
+test_timing_cells (void)
+{
+  uint64_t counts[256] = { 0 };
+  GpuhistReport report;
+  gchar *cells[GPUHIST_TIMING_COLUMNS];
+
+  report_init (&report, counts);
+  g_assert_cmpfloat (gpuhist_speedup_over_global (&report.layer, GH_TIME_FASTEST), ==, 4.0);
+
+  gpuhist_format_timing_cells (&report, GPUHIST_ROW_FASTEST, cells);
+  g_assert_cmpstr (cells[0], ==, "<b>Fastest</b>");
+  g_assert_cmpstr (cells[1], ==, "1.00 ms");
+  g_assert_cmpstr (cells[2], ==, "0.900 – 1.10");
+  g_assert_cmpstr (cells[4], ==, "50 %"); /* the ceiling's 0.5 ms over 1 ms */
+  g_assert_cmpstr (cells[5], ==, "<b>4.0×</b>");
+  free_cells (cells, GPUHIST_TIMING_COLUMNS);
+
+  gpuhist_format_timing_cells (&report, GPUHIST_ROW_UPLOAD, cells);
+  g_assert_cmpstr (cells[1], ==, "not run");
+  g_assert_cmpstr (cells[5], ==, DASH);
+  free_cells (cells, GPUHIST_TIMING_COLUMNS);
+
+  gpuhist_format_timing_cells (&report, GPUHIST_ROW_FETCH, cells);
+  g_assert_cmpstr (cells[0], ==, "Fetch from GIMP");
+  g_assert_cmpstr (cells[1], ==, "2.00 ms");
+  g_assert_cmpstr (cells[3], ==, "500.0"); /* 10^9 bytes in 2 ms */
+  g_assert_cmpstr (cells[4], ==, DASH);
+  free_cells (cells, GPUHIST_TIMING_COLUMNS);
+}
+
+static void
+test_compare_and_stats_cells (void)
+{
+  uint64_t counts[256] = { 0 };
+  GpuhistReport report;
+  gchar *cells[GPUHIST_COMPARE_COLUMNS];
+  gchar *stats_cells[GPUHIST_STATS_COLUMNS - 1];
+  gh_channel_stats stats;
+
+  counts[10] = 3;
+  counts[20] = 1;
+  report_init (&report, counts);
+  gpuhist_format_compare_cells (&report.layer, "a <b>", cells);
+  g_assert_cmpstr (cells[0], ==, "a &lt;b&gt;");
+  g_assert_cmpstr (cells[1], ==, "75 %");
+  g_assert_cmpstr (cells[2], ==, "2");
+  g_assert_cmpstr (cells[5], ==, "1.00 ms");
+  g_assert_cmpstr (cells[6], ==, "4.0×");
+  free_cells (cells, GPUHIST_COMPARE_COLUMNS);
+
+  gh_stats_compute (counts, 256, &stats);
+  gpuhist_format_stats_cells (&stats, stats_cells);
+  g_assert_cmpstr (stats_cells[0], ==, "12.50"); /* mean */
+  g_assert_cmpstr (stats_cells[3], ==, "10");    /* min */
+  g_assert_cmpstr (stats_cells[4], ==, "20");    /* max */
+  g_assert_cmpstr (stats_cells[7], ==, "4");     /* pixels */
+  free_cells (stats_cells, GPUHIST_STATS_COLUMNS - 1);
+}
+
+static void
+test_lines (void)
+{
+  uint64_t counts[256] = { 0 };
+  GpuhistReport report;
+
+  report_init (&report, counts);
+  report.requested_bins = 4096;
+  assert_text (gpuhist_format_headline (&report),
+               "<span size=\"xx-large\" weight=\"bold\">4.0× faster than global atomics</span>");
+  assert_text (gpuhist_format_info (&report, 640, 480, FALSE),
+               "Layer “Background”, 640 × 480 pixels, 1 channels, perceptual levels, 5 timed "
+               "runs per kernel; fastest kernel: shared");
+  assert_text (gpuhist_format_backend (&report), "<b>GPU:</b> Test GPU");
+  assert_text (gpuhist_format_strategy (&report),
+               "256 bins a channel; the fastest kernel ran as: shared\n"
+               "It took 2.00× the read-only ceiling's time.\n"
+               "This layer has 8 bits a channel: its 256 levels were counted into 256 bins, not "
+               "the 4096 asked for.");
+
+  for (int k = 0; k < GH_N_TIMINGS; k++)
+    report.layer.timing[k].runs = 0;
+  report.layer.used_gpu = FALSE;
+  assert_text (gpuhist_format_headline (&report),
+               "<span size=\"xx-large\" weight=\"bold\">No timings: the histogram was counted "
+               "once</span>");
+  assert_text (gpuhist_format_backend (&report), "<b>The CPU ran this, not a GPU.</b>  Test GPU");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_setenv ("LANGUAGE", "C", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/format/numbers", test_numbers);
+  g_test_add_func ("/format/timing-cells", test_timing_cells);
+  g_test_add_func ("/format/compare-and-stats-cells", test_compare_and_stats_cells);
+  g_test_add_func ("/format/lines", test_lines);
+  return g_test_run ();
+}
