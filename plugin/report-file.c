@@ -1,6 +1,7 @@
 /* gpu-histogram: the report as a CSV or JSON file.  See report.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
@@ -8,69 +9,21 @@
 
 #include "report.h"
 
+/* Strings as the engine escapes them; NULL as "". */
 static void
-json_string (GString *out, const char *s)
+json_string (FILE *out, const char *s)
 {
-  g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) (s ? s : ""); *p; p++)
-    {
-      switch (*p)
-        {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (*p < 0x20)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
-        }
-    }
-  g_string_append_c (out, '"');
-}
-
-/* The engine's JSON object for one result, without its trailing newline; NULL when it fails. */
-static gchar *
-result_json (const gh_result *result, const char *const *names)
-{
-  char *text = NULL;
-  size_t size = 0;
-  FILE *memory = open_memstream (&text, &size);
-  gchar *copy;
-
-  if (memory == NULL)
-    return NULL;
-  if (gh_write_json (memory, result, names) != 0)
-    {
-      fclose (memory);
-      free (text);
-      return NULL;
-    }
-  if (fclose (memory) != 0 || text == NULL)
-    {
-      free (text);
-      return NULL;
-    }
-  copy = g_strstrip (g_strdup (text));
-  free (text);
-  if (copy[0] != '{' || !g_str_has_suffix (copy, "}"))
-    {
-      g_free (copy);
-      return NULL;
-    }
-  return copy;
+  gh_write_json_string (out, s ? s : "");
 }
 
 /* separator, then "name": milliseconds, in the C locale whatever the user's. */
 static void
-json_ms (GString *out, const char *separator, const char *name, double ms)
+json_ms (FILE *out, const char *separator, const char *name, double ms)
 {
   char number[G_ASCII_DTOSTR_BUF_SIZE];
 
-  g_string_append_printf (out, "%s\"%s\": %s", separator, name,
-                          g_ascii_formatd (number, sizeof number, "%.3f", ms));
+  fprintf (out, "%s\"%s\": %s", separator, name,
+           g_ascii_formatd (number, sizeof number, "%.3f", ms));
 }
 
 static const char *
@@ -79,70 +32,71 @@ json_bool (gboolean value)
   return value ? "true" : "false";
 }
 
-/* The layer's result as gpuhist writes it, with the plug-in's fields added to the same object:
- * drawable, area, linear, fetch_format, fetch_ms, total_ms, note, and flat / noise (the engine's
- * object for each) when the comparison ran. */
-static gchar *
-report_json (const GpuhistReport *report)
+/* The plug-in's members after the engine's: drawable, area, linear, the bins asked for, the
+ * fetch format, the times, and the note. */
+static void
+write_plugin_members (FILE *out, const GpuhistReport *report)
 {
-  gchar *layer = result_json (&report->layer, report->channel_names);
-  GString *out;
-
-  if (layer == NULL)
-    return NULL;
-
-  out = g_string_new (NULL);
-  /* everything up to the closing brace, then our members */
-  g_string_append_len (out, layer, (gssize) strlen (layer) - 1);
-  g_free (layer);
-  while (out->len > 0 && g_ascii_isspace (out->str[out->len - 1]))
-    g_string_truncate (out, out->len - 1);
-  if (out->len > 1) /* the engine's object is not empty */
-    g_string_append_c (out, ',');
-
-  g_string_append (out, "\n  \"drawable\": ");
+  fputs (",\n  \"drawable\": ", out);
   json_string (out, report->drawable_name);
-  g_string_append_printf (out,
-                          ",\n  \"area\": {\"x\": %d, \"y\": %d, \"width\": %d, \"height\": %d}",
-                          report->area.x, report->area.y, report->area.width, report->area.height);
-  g_string_append_printf (out, ",\n  \"linear\": %s", json_bool (report->linear));
+  fprintf (out, ",\n  \"area\": {\"x\": %d, \"y\": %d, \"width\": %d, \"height\": %d}",
+           report->area.x, report->area.y, report->area.width, report->area.height);
+  fprintf (out, ",\n  \"linear\": %s", json_bool (report->linear));
   if (report->requested_bins > 0)
-    g_string_append_printf (out, ",\n  \"requested_bins\": %d", report->requested_bins);
-  g_string_append (out, ",\n  \"fetch_format\": ");
+    fprintf (out, ",\n  \"requested_bins\": %d", report->requested_bins);
+  fputs (",\n  \"fetch_format\": ", out);
   json_string (out, report->fetch_format);
   json_ms (out, ",\n  ", "fetch_ms", report->fetch_ms);
   json_ms (out, ",\n  ", "total_ms", report->total_ms);
   json_ms (out, ",\n  ", "engine_ms", report->engine_ms);
-  g_string_append_printf (out, ",\n  \"engine_kept\": %s", json_bool (report->engine_kept));
+  fprintf (out, ",\n  \"engine_kept\": %s", json_bool (report->engine_kept));
   json_ms (out, ",\n  \"phases_ms\": {", "begin", report->begin_ms);
   json_ms (out, ", ", "submit", report->submit_ms);
   json_ms (out, ", ", "finish", report->finish_ms);
   json_ms (out, ", ", "progress", report->progress_ms);
-  g_string_append_c (out, '}');
+  fputc ('}', out);
   if (report->note)
     {
-      g_string_append (out, ",\n  \"note\": ");
+      fputs (",\n  \"note\": ", out);
       json_string (out, report->note);
     }
+}
 
+/* One object, the engine's writer's: the layer's result with the plug-in's members added, and
+ * flat / noise (the engine's object for each) when the comparison ran.  NULL when it fails. */
+static gchar *
+report_json (const GpuhistReport *report)
+{
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream (&text, &size);
+  gchar *copy;
+  int failed;
+
+  if (out == NULL)
+    return NULL;
+  failed = gh_write_json_begin (out, &report->layer, report->channel_names);
+  write_plugin_members (out, report);
   for (int i = 0; i < 2; i++)
     {
       const gh_result *row = i == 0 ? &report->flat : &report->noise;
-      gchar *text;
 
       if (row->channels == 0 || row->counts == NULL)
         continue;
-      text = result_json (row, report->channel_names);
-      if (text == NULL)
-        {
-          g_string_free (out, TRUE);
-          return NULL;
-        }
-      g_string_append_printf (out, ",\n  \"%s\": %s", i == 0 ? "flat" : "noise", text);
-      g_free (text);
+      fprintf (out, ",\n  \"%s\": ", i == 0 ? "flat" : "noise");
+      failed |= gh_write_json_begin (out, row, report->channel_names);
+      fputs ("\n}", out);
     }
-  g_string_append (out, "\n}\n");
-  return g_string_free (out, FALSE);
+  fputs ("\n}\n", out);
+  failed |= ferror (out);
+  if (fclose (out) != 0 || failed || text == NULL)
+    {
+      free (text);
+      return NULL;
+    }
+  copy = g_strdup (text);
+  free (text);
+  return copy;
 }
 
 static gboolean

@@ -61,9 +61,8 @@ gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_nam
   return ferror (out) ? -1 : 0;
 }
 
-/* Writes s as a JSON string: quotes, backslashes and control characters escaped. */
-static void
-write_json_string (FILE *out, const char *s)
+void
+gh_write_json_string (FILE *out, const char *s)
 {
   fputc ('"', out);
   for (; *s; s++)
@@ -83,12 +82,12 @@ static const char *const json_timing_keys[GH_N_TIMINGS]
     = { "global_atomics", "privatized", "fastest", "read_only", "upload" };
 
 int
-gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names)
+gh_write_json_begin (FILE *out, const gh_result *result, const char *const *channel_names)
 {
   fputs ("{\n  \"backend\": ", out);
-  write_json_string (out, result->backend);
+  gh_write_json_string (out, result->backend);
   fprintf (out, ",\n  \"used_gpu\": %s,\n  \"layout\": ", result->used_gpu ? "true" : "false");
-  write_json_string (out, result->layout);
+  gh_write_json_string (out, result->layout);
   fprintf (out, ",\n  \"bins\": %d,\n  \"pixels\": %" PRIu64 ",\n  \"bytes\": %" PRIu64 ",\n",
            result->bins, result->samples, result->bytes);
 
@@ -99,7 +98,7 @@ gh_write_json (FILE *out, const gh_result *result, const char *const *channel_na
       gh_channel_stats s;
       gh_stats_compute (counts, result->bins, &s);
       fputs (c ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-      write_json_string (out, channel_names[c]);
+      gh_write_json_string (out, channel_names[c]);
       fprintf (out,
                ", \"mean\": %.6f, \"stddev\": %.6f, \"median\": %d, \"min\": %d, \"max\": %d,"
                " \"busiest_share\": %.6f, \"bins_used\": %d, \"pixels\": %" PRIu64 ",\n"
@@ -123,6 +122,14 @@ gh_write_json (FILE *out, const gh_result *result, const char *const *channel_na
                  t->median_ms, t->min_ms, t->max_ms, t->runs,
                  gh_timing_gbps (result, (gh_timing_kind) k));
     }
-  fputs ("\n  }\n}\n", out);
+  fputs ("\n  }", out);
+  return ferror (out) ? -1 : 0;
+}
+
+int
+gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names)
+{
+  gh_write_json_begin (out, result, channel_names);
+  fputs ("\n}\n", out);
   return ferror (out) ? -1 : 0;
 }

@@ -353,6 +353,12 @@ extern "C"
    * statistics, timings and the backend.  Return 0, or -1 when writing failed. */
   int gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_names);
   int gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names);
+  /* For callers that add members of their own to the same object (the plug-in): the object of
+   * gh_write_json without its closing "\n}\n", so that the caller goes on with ",\n  \"name\": "
+   * and closes it; and the strings escaped as gh_write_json escapes them (quotes, backslashes,
+   * control characters as \u00XX), quotes included. */
+  int gh_write_json_begin (FILE *out, const gh_result *result, const char *const *channel_names);
+  void gh_write_json_string (FILE *out, const char *s);
 
   /* Effective bandwidth of a timing over the result's bytes, in GB/s (10^9); 0 when not run. */
   double gh_timing_gbps (const gh_result *result, gh_timing_kind kind);

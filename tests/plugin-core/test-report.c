@@ -8,6 +8,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "engine-keeper.h"
+#include "measure.h"
 #include "report.h"
 #include "run.h"
 #include "source.h"
@@ -120,8 +122,8 @@ test_json (void)
 
   measure (buffer, "say \"hi\"\n\ttab", 4096, path, &report);
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  /* The plug-in's escapes, as before: \n and \t, not \u000a. */
-  g_assert_nonnull (strstr (text, "\"drawable\": \"say \\\"hi\\\"\\n\\ttab\""));
+  /* The engine's escapes: control characters as \u00XX. */
+  g_assert_nonnull (strstr (text, "\"drawable\": \"say \\\"hi\\\"\\u000a\\u0009tab\""));
   g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
   g_assert_no_error (error);
   top = json_node_get_object (json_parser_get_root (parser));
@@ -148,6 +150,46 @@ test_json (void)
   g_assert_cmpint (json_array_get_int_element (counts, 2048), ==, 1);
   g_assert_cmpint (json_array_get_int_element (counts, 4095), ==, 1);
   g_free (names);
+  g_free (text);
+  g_object_unref (parser);
+  g_unlink (path);
+  g_free (path);
+  gpuhist_report_clear (&report);
+  g_object_unref (buffer);
+}
+
+/* After Compare (the dialog's), the flat and noise rows are objects of their own in the JSON. */
+static void
+test_json_comparison (void)
+{
+  const guint8 pixels[] = { 1, 2, 3, 4, 5, 6 };
+  GeglBuffer *buffer = buffer_new ("R'G'B' u8", 2, 1, pixels);
+  gchar *path = temp_path ("gpuhist-test-compare.json");
+  GpuhistSettings settings = { 0, FALSE, NULL, 256 };
+  GpuhistReport report = { 0 };
+  GpuhistKeeperStart start;
+  JsonParser *parser = json_parser_new ();
+  GError *error = NULL;
+  gh_engine *engine;
+  JsonObject *top;
+  gchar *text = NULL;
+
+  measure (buffer, "layer", 256, NULL, &report);
+  engine = gpuhist_keeper_take (&start, &error);
+  g_assert_no_error (error);
+  g_assert_true (gpuhist_compare_patterns (engine, &settings, &report, &error));
+  g_assert_no_error (error);
+  gpuhist_keeper_give_back (engine);
+  g_assert_true (gpuhist_report_write (&report, path, &error));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_true (g_str_has_suffix (text, "\n  }\n}\n}\n")); /* noise's timings, noise, the top */
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  top = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (
+      json_object_get_int_member (json_object_get_object_member (top, "flat"), "pixels"), ==, 2);
+  g_assert_cmpint (
+      json_object_get_int_member (json_object_get_object_member (top, "noise"), "pixels"), ==, 2);
   g_free (text);
   g_object_unref (parser);
   g_unlink (path);
@@ -185,6 +227,7 @@ main (int argc, char **argv)
   g_test_add_func ("/strips/band-rows", test_band_rows);
   g_test_add_func ("/report/csv", test_csv);
   g_test_add_func ("/report/json", test_json);
+  g_test_add_func ("/report/json-comparison", test_json_comparison);
   g_test_add_func ("/report/bad-file-names", test_bad_file_names);
   status = g_test_run ();
   gegl_exit ();
