@@ -33,7 +33,7 @@ file_filter (const char *name, const char *pattern)
 void
 gpuhist_dialog_export_clicked (GtkButton *button, gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
   GtkFileFilter *csv = file_filter (_ ("CSV: the counts (*.csv)"), "*.csv");
   GtkFileFilter *json = file_filter (_ ("JSON: counts, statistics, timings (*.json)"), "*.json");
   GtkWidget *chooser;
@@ -176,7 +176,7 @@ gpuhist_dialog_stats_titles (void)
 void
 gpuhist_dialog_copy_clicked (GtkButton *button, gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
   GString *text = g_string_new (NULL);
   GtkClipboard *clipboard;
 

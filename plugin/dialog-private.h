@@ -20,10 +20,10 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  JOB_NONE,
-  JOB_MEASURE,
-  JOB_COMPARE
-} JobKind;
+  GPUHIST_JOB_NONE,
+  GPUHIST_JOB_MEASURE,
+  GPUHIST_JOB_COMPARE
+} GpuhistJobKind;
 
 /* The Bins combo's entries, in order. */
 #define GPUHIST_N_BIN_CHOICES 5
@@ -62,7 +62,7 @@ typedef struct
   /* The worker.  The main thread starts it and joins it in job_finished; while it runs, the
    * controls that read or change the report are insensitive. */
   GThread *thread;
-  JobKind job;
+  GpuhistJobKind job;
   gint cancel;            /* atomic: TRUE once Cancel or Close was pressed */
   gint progress_permille; /* atomic: -1 while unknown */
   guint progress_source;
@@ -71,22 +71,22 @@ typedef struct
   gboolean job_ok;
   GError *job_error;
   gboolean closing;
-} Dialog;
+} GpuhistDialog;
 
 /* dialog-tables.c */
 GtkWidget *gpuhist_dialog_table_new (GtkListStore *store, const char *accessible_name,
                                      const char *const *titles, int n_columns);
 GtkListStore *gpuhist_dialog_store_new (int n_columns);
-void gpuhist_dialog_update_all (Dialog *d);
-void gpuhist_dialog_fill_compare (Dialog *d);
-void gpuhist_dialog_set_status (Dialog *d, const char *text);
+void gpuhist_dialog_update_all (GpuhistDialog *d);
+void gpuhist_dialog_fill_compare (GpuhistDialog *d);
+void gpuhist_dialog_set_status (GpuhistDialog *d, const char *text);
 void gpuhist_dialog_bin_changed (GpuhistHistogramView *view, gint bin, gpointer data);
 void gpuhist_dialog_log_toggled (GtkToggleButton *toggle, gpointer data);
 void gpuhist_dialog_channel_toggled (GtkToggleButton *toggle, gpointer data);
 
 /* dialog-worker.c */
-void gpuhist_dialog_save_settings (Dialog *d);
-void gpuhist_dialog_set_busy (Dialog *d, gboolean busy);
+void gpuhist_dialog_save_settings (GpuhistDialog *d);
+void gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy);
 void gpuhist_dialog_cancel_clicked (GtkButton *button, gpointer data);
 void gpuhist_dialog_rerun_clicked (GtkButton *button, gpointer data);
 void gpuhist_dialog_compare_clicked (GtkButton *button, gpointer data);

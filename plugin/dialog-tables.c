@@ -69,7 +69,7 @@ channel_markup (const char *channel_name)
 }
 
 static void
-fill_stats (Dialog *d)
+fill_stats (GpuhistDialog *d)
 {
   const GpuhistReport *report = d->params.report;
   int c;
@@ -90,7 +90,7 @@ fill_stats (Dialog *d)
 }
 
 static void
-fill_strategy (Dialog *d)
+fill_strategy (GpuhistDialog *d)
 {
   gchar *text = gpuhist_format_strategy (d->params.report);
 
@@ -99,7 +99,7 @@ fill_strategy (Dialog *d)
 }
 
 static void
-fill_timing (Dialog *d)
+fill_timing (GpuhistDialog *d)
 {
   int row;
 
@@ -114,7 +114,7 @@ fill_timing (Dialog *d)
 }
 
 void
-gpuhist_dialog_fill_compare (Dialog *d)
+gpuhist_dialog_fill_compare (GpuhistDialog *d)
 {
   const GpuhistReport *report = d->params.report;
   gchar *cells[GPUHIST_COMPARE_COLUMNS];
@@ -149,7 +149,7 @@ take_markup (GtkWidget *label, gchar *markup)
 }
 
 static void
-fill_headline (Dialog *d)
+fill_headline (GpuhistDialog *d)
 {
   const GpuhistReport *report = d->params.report;
   const GpuhistSource *source = d->params.source;
@@ -169,7 +169,7 @@ fill_headline (Dialog *d)
 }
 
 static void
-fill_channel_toggles (Dialog *d)
+fill_channel_toggles (GpuhistDialog *d)
 {
   const GpuhistReport *report = d->params.report;
   GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (d->view);
@@ -204,7 +204,7 @@ fill_channel_toggles (Dialog *d)
 }
 
 void
-gpuhist_dialog_update_all (Dialog *d)
+gpuhist_dialog_update_all (GpuhistDialog *d)
 {
   const GpuhistReport *report = d->params.report;
   GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (d->view);
@@ -227,7 +227,7 @@ gpuhist_dialog_update_all (Dialog *d)
 void
 gpuhist_dialog_bin_changed (GpuhistHistogramView *view, gint bin, gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
   gchar *text = gpuhist_histogram_view_describe_bin (view, bin);
 
   gtk_label_set_text (GTK_LABEL (d->bin_label),
@@ -240,7 +240,7 @@ gpuhist_dialog_bin_changed (GpuhistHistogramView *view, gint bin, gpointer data)
 void
 gpuhist_dialog_log_toggled (GtkToggleButton *toggle, gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
 
   gpuhist_histogram_view_set_logarithmic (GPUHIST_HISTOGRAM_VIEW (d->view),
                                           gtk_toggle_button_get_active (toggle));
@@ -249,7 +249,7 @@ gpuhist_dialog_log_toggled (GtkToggleButton *toggle, gpointer data)
 void
 gpuhist_dialog_channel_toggled (GtkToggleButton *toggle, gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
   int c;
 
   for (c = 0; c < GH_MAX_CHANNELS; c++)
@@ -259,7 +259,7 @@ gpuhist_dialog_channel_toggled (GtkToggleButton *toggle, gpointer data)
 }
 
 void
-gpuhist_dialog_set_status (Dialog *d, const char *text)
+gpuhist_dialog_set_status (GpuhistDialog *d, const char *text)
 {
   gtk_label_set_text (GTK_LABEL (d->status), text != NULL ? text : "");
 }

@@ -15,7 +15,7 @@
 static gboolean job_finished (gpointer data);
 
 static void
-read_settings (Dialog *d)
+read_settings (GpuhistDialog *d)
 {
   int choice = gtk_combo_box_get_active (GTK_COMBO_BOX (d->bins_combo));
 
@@ -26,7 +26,7 @@ read_settings (Dialog *d)
 }
 
 void
-gpuhist_dialog_save_settings (Dialog *d)
+gpuhist_dialog_save_settings (GpuhistDialog *d)
 {
   read_settings (d);
   if (d->params.save_settings != NULL)
@@ -36,7 +36,7 @@ gpuhist_dialog_save_settings (Dialog *d)
 static void
 monitor_progress (double fraction, gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
 
   g_atomic_int_set (&d->progress_permille, (gint) (CLAMP (fraction, 0.0, 1.0) * 1000.0));
 }
@@ -44,7 +44,7 @@ monitor_progress (double fraction, gpointer data)
 static gboolean
 monitor_cancelled (gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
 
   return g_atomic_int_get (&d->cancel) != 0;
 }
@@ -52,9 +52,9 @@ monitor_cancelled (gpointer data)
 static gpointer
 worker (gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
 
-  if (d->job == JOB_MEASURE)
+  if (d->job == GPUHIST_JOB_MEASURE)
     {
       GpuhistMonitor monitor = { monitor_progress, monitor_cancelled, d };
 
@@ -72,7 +72,7 @@ worker (gpointer data)
 static gboolean
 progress_tick (gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
   gint permille = g_atomic_int_get (&d->progress_permille);
 
   if (permille < 0)
@@ -83,7 +83,7 @@ progress_tick (gpointer data)
 }
 
 void
-gpuhist_dialog_set_busy (Dialog *d, gboolean busy)
+gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy)
 {
   gtk_widget_set_sensitive (d->repetitions, !busy);
   gtk_widget_set_sensitive (d->bins_combo, !busy);
@@ -99,7 +99,7 @@ gpuhist_dialog_set_busy (Dialog *d, gboolean busy)
 }
 
 static void
-start_job (Dialog *d, JobKind job)
+start_job (GpuhistDialog *d, GpuhistJobKind job)
 {
   GError *error = NULL;
 
@@ -114,9 +114,9 @@ start_job (Dialog *d, JobKind job)
   d->job_ok = FALSE;
   g_clear_error (&d->job_error);
   g_atomic_int_set (&d->cancel, 0);
-  g_atomic_int_set (&d->progress_permille, job == JOB_MEASURE ? 0 : -1);
+  g_atomic_int_set (&d->progress_permille, job == GPUHIST_JOB_MEASURE ? 0 : -1);
 
-  if (job == JOB_COMPARE)
+  if (job == GPUHIST_JOB_COMPARE)
     {
       /* The patterns replace the rows of an earlier comparison. */
       gh_result_clear (&d->params.report->flat);
@@ -128,7 +128,7 @@ start_job (Dialog *d, JobKind job)
 
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (d->progress), 0.0);
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (d->progress),
-                             job == JOB_MEASURE
+                             job == GPUHIST_JOB_MEASURE
                                  ? _ ("Measuring the layer again…")
                                  : _ ("Counting a flat and a noise image of the layer's size…"));
   gpuhist_dialog_set_status (d, NULL);
@@ -150,7 +150,7 @@ start_job (Dialog *d, JobKind job)
 static gboolean
 job_finished (gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
   gboolean cancelled = g_atomic_int_get (&d->cancel) != 0
                        || g_error_matches (d->job_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
@@ -162,7 +162,7 @@ job_finished (gpointer data)
       d->progress_source = 0;
     }
 
-  if (d->job == JOB_MEASURE)
+  if (d->job == GPUHIST_JOB_MEASURE)
     {
       if (d->job_ok && !cancelled)
         {
@@ -182,7 +182,7 @@ job_finished (gpointer data)
       memset (&d->params.report->noise, 0, sizeof d->params.report->noise);
     }
 
-  d->job = JOB_NONE;
+  d->job = GPUHIST_JOB_NONE;
   if (!d->closing)
     {
       gchar *message = NULL;
@@ -213,7 +213,7 @@ job_finished (gpointer data)
 void
 gpuhist_dialog_cancel_clicked (GtkButton *button, gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
 
   (void) button;
   g_atomic_int_set (&d->cancel, 1);
@@ -224,7 +224,7 @@ gpuhist_dialog_cancel_clicked (GtkButton *button, gpointer data)
 void
 gpuhist_dialog_rerun_clicked (GtkButton *button, gpointer data)
 {
-  Dialog *d = data;
+  GpuhistDialog *d = data;
 
   (void) button;
   /* GIMP keeps the pixels of a closed image alive for us: measuring them again would look like
@@ -236,12 +236,12 @@ gpuhist_dialog_rerun_clicked (GtkButton *button, gpointer data)
                 "the last run; export or copy them, or close the dialog."));
       return;
     }
-  start_job (d, JOB_MEASURE);
+  start_job (d, GPUHIST_JOB_MEASURE);
 }
 
 void
 gpuhist_dialog_compare_clicked (GtkButton *button, gpointer data)
 {
   (void) button;
-  start_job (data, JOB_COMPARE);
+  start_job (data, GPUHIST_JOB_COMPARE);
 }

@@ -52,7 +52,7 @@ table_box (GtkWidget *tree)
 
 /* The headline (the speedup, big), the line about the layer, and the backend. */
 static void
-build_header (Dialog *d, GtkWidget *main_box)
+build_header (GpuhistDialog *d, GtkWidget *main_box)
 {
   GtkWidget *row;
 
@@ -76,7 +76,7 @@ build_header (Dialog *d, GtkWidget *main_box)
 
 /* The histogram, the bin under the pointer, and the Logarithmic and channel toggles. */
 static GtkWidget *
-build_histogram_pane (Dialog *d)
+build_histogram_pane (GpuhistDialog *d)
 {
   GtkWidget *box;
   int c;
@@ -110,7 +110,7 @@ build_histogram_pane (Dialog *d)
 }
 
 static GtkWidget *
-build_stats_pane (Dialog *d)
+build_stats_pane (GpuhistDialog *d)
 {
   GtkWidget *tree;
 
@@ -122,7 +122,7 @@ build_stats_pane (Dialog *d)
 
 /* The timing table and the fastest kernel's strategy under it. */
 static GtkWidget *
-build_timing_pane (Dialog *d)
+build_timing_pane (GpuhistDialog *d)
 {
   GtkWidget *tree;
   GtkWidget *box;
@@ -141,7 +141,7 @@ build_timing_pane (Dialog *d)
 
 /* The contention table and its Compare button. */
 static GtkWidget *
-build_compare_pane (Dialog *d)
+build_compare_pane (GpuhistDialog *d)
 {
   GtkWidget *compare_box;
   GtkWidget *tree;
@@ -191,7 +191,7 @@ build_bins_combo (int bins)
 
 /* Repetitions, Bins, Re-run, Export and Copy. */
 static void
-build_controls (Dialog *d, GtkWidget *main_box)
+build_controls (GpuhistDialog *d, GtkWidget *main_box)
 {
   GtkWidget *row;
   GtkWidget *label;
@@ -230,7 +230,7 @@ build_controls (Dialog *d, GtkWidget *main_box)
 
 /* The progress bar with Cancel, shown while the worker runs, and the status line. */
 static void
-build_progress (Dialog *d, GtkWidget *main_box)
+build_progress (GpuhistDialog *d, GtkWidget *main_box)
 {
   d->progress_box = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   d->progress = gpuhist_compat_progress_bar_new ();
@@ -244,7 +244,7 @@ build_progress (Dialog *d, GtkWidget *main_box)
 }
 
 static void
-connect_signals (Dialog *d)
+connect_signals (GpuhistDialog *d)
 {
   int c;
 
@@ -261,7 +261,7 @@ connect_signals (Dialog *d)
 }
 
 static void
-build (Dialog *d)
+build (GpuhistDialog *d)
 {
   GtkWidget *content;
   GtkWidget *main_box;
@@ -306,14 +306,14 @@ build (Dialog *d)
 gboolean
 gpuhist_dialog_run (const GpuhistDialogParams *params)
 {
-  Dialog *d;
+  GpuhistDialog *d;
   gboolean has_histogram;
 
   g_return_val_if_fail (params != NULL, FALSE);
   g_return_val_if_fail (params->engine != NULL && params->source != NULL, FALSE);
   g_return_val_if_fail (params->settings != NULL && params->report != NULL, FALSE);
 
-  d = g_new0 (Dialog, 1);
+  d = g_new0 (GpuhistDialog, 1);
   d->params = *params;
   build (d);
 
