@@ -1,7 +1,7 @@
 #!/bin/bash
 # The dialog test in GIMP 3.0, from the Debian 12 build: inside the Debian 13 root
 # (tools/debian13-root), build the plug-in for GIMP 3 in WORKDIR/build, run the histogram
-# widget's own test (tests/view) in GTK 3, then test_dialog.py.  The screenshot lands in WORKDIR.
+# widget's own test (tests/view) in GTK 3, then dialog-tests.py.  The screenshot lands in WORKDIR.
 #
 #   dialog-gimp3.sh SRCDIR WORKDIR CUDA(enabled|disabled)
 #
@@ -31,6 +31,6 @@ ninja -C "$build" plugin/gpu-histogram tests/view/test-histogram-view >"$work/co
 rc=0
 xvfb-run -a "$build/tests/view/test-histogram-view" || rc=$?
 [[ $rc == 0 || $rc == 77 ]] || exit 1
-exec python3 "$src/tests/dialog/test_dialog.py" --gimp-version 3 --gimp "$(command -v gimp-3.0)" \
+exec python3 "$src/tests/dialog/dialog-tests.py" --gimp-version 3 --gimp "$(command -v gimp-3.0)" \
   --plugin "$build/plugin/gpu-histogram" --outdir "$work"
 ' dialog-gimp3 "$src" "$work" "$cuda"

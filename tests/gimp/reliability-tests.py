@@ -186,7 +186,7 @@ def expect_backend(fault, cuda, has_driver):
 # --- the simulated GPU failing mid-run (TEST ONLY: GPUHIST_TEST_SIMULATED_GPU=1) -----------------
 #
 # The engine puts the CPU, described as a simulated GPU, in place of CUDA, and GPUHIST_FAULT strikes
-# on it as on a real GPU (kernels/engine/backend.h): the plug-in's mid-run fall-back (plugin/core.c) runs
+# on it as on a real GPU (kernels/engine/backend.h): the plug-in's mid-run fall-back (plugin/measure.c) runs
 # inside GIMP on a machine without a GPU.  A 32x160 RGBA layer under an 8 KiB budget is read in
 # strips of 32 rows (half the budget; GIMP's tiles are 64 rows high), 5 strips in all.
 
@@ -599,7 +599,7 @@ def run_python(args, chk):
 
 def run_dialog(args, chk):
     spec = importlib.util.spec_from_file_location(
-        "test_dialog", os.path.join(HERE, "..", "dialog", "test_dialog.py"))
+        "dialog_tests", os.path.join(HERE, "..", "dialog", "dialog-tests.py"))
     td = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(td)
     gimp = "gimp-2.10" if args.gimp == "2" else "gimp-3.0"

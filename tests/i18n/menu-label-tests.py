@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """In headless GIMP with LANGUAGE=LANG, the plug-in's menu label comes back translated.
 
-    test-menu-label.py --gimp 2|3 --plugin BUILT-PLUGIN --locale-dir BUILD/po --po po/de.po
+    menu-label-tests.py --gimp 2|3 --plugin BUILT-PLUGIN --locale-dir BUILD/po --po po/de.po
                        [--lang de] [--layout folder|data-folder] [--icons-dir icons]
                        [--check label|icon] --workdir DIR
 
