@@ -14,6 +14,7 @@
 #include "engine-keeper.h"
 #include "fetch-only.h"
 #include "flow.h"
+#include "host-common.h"
 #include "report.h"
 #include "texts.h"
 
@@ -171,24 +172,6 @@ host_exists (gpointer drawable)
   return gimp_item_is_valid (GPOINTER_TO_INT (drawable));
 }
 
-static void
-host_progress_init (const char *message)
-{
-  gimp_progress_init (message);
-}
-
-static void
-host_progress_update (double fraction)
-{
-  gimp_progress_update (fraction);
-}
-
-static void
-host_message (const char *text)
-{
-  gimp_message (text);
-}
-
 /* Between the measurement and the dialog: GIMP 2.10's progress bar ends and its UI starts. */
 static void
 host_init_ui (void)
@@ -204,9 +187,9 @@ static const GpuhistHost host = {
   host_get_buffer,
   host_get_name,
   host_exists,
-  host_progress_init,
-  host_progress_update,
-  host_message,
+  gpuhist_host_progress_init,
+  gpuhist_host_progress_update,
+  gpuhist_host_message,
   host_init_ui,
   N_ ("The active layer is a layer group: select a layer inside it, or merge the group, to "
       "count its pixels."),
@@ -220,9 +203,8 @@ save_settings (const GpuhistSettings *settings, gpointer user_data)
 {
   SavedValues *saved = user_data;
 
-  saved->repetitions = CLAMP (settings->repetitions, 0, GPUHIST_MAX_REPETITIONS);
+  gpuhist_host_settings_to_keep (settings, &saved->repetitions, &saved->bins);
   saved->linear = settings->linear;
-  saved->bins = gpuhist_bins_valid (settings->bins) ? settings->bins : GH_BINS;
   saved->output_file[0] = '\0';
   gimp_set_data (PLUG_IN_PROC, saved, sizeof *saved);
 }
@@ -309,17 +291,6 @@ read_arguments (gint n_params, const GimpParam *param, SavedValues *saved)
   return NULL;
 }
 
-static GpuhistRunMode
-flow_mode (GimpRunMode run_mode)
-{
-  switch (run_mode)
-    {
-    case GIMP_RUN_INTERACTIVE: return GPUHIST_MODE_INTERACTIVE;
-    case GIMP_RUN_NONINTERACTIVE: return GPUHIST_MODE_NONINTERACTIVE;
-    default: return GPUHIST_MODE_WITH_LAST_VALS;
-    }
-}
-
 static void
 run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals)
 {
@@ -349,7 +320,7 @@ run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals)
       return;
     }
 
-  request.mode = flow_mode (param[0].data.d_int32);
+  request.mode = gpuhist_host_run_mode (param[0].data.d_int32);
   request.drawable = GINT_TO_POINTER (drawable_id);
   request.n_drawables = 1;
   request.settings.repetitions = saved.repetitions;

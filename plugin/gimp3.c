@@ -14,6 +14,7 @@
 #include "engine-keeper.h"
 #include "fetch-only.h"
 #include "flow.h"
+#include "host-common.h"
 #include "report.h"
 #include "texts.h"
 
@@ -219,24 +220,6 @@ host_exists (gpointer drawable)
   return gimp_item_is_valid (GIMP_ITEM (drawable));
 }
 
-static void
-host_progress_init (const char *message)
-{
-  gimp_progress_init (message);
-}
-
-static void
-host_progress_update (double fraction)
-{
-  gimp_progress_update (fraction);
-}
-
-static void
-host_message (const char *text)
-{
-  gimp_message (text);
-}
-
 /* Between the measurement and the dialog: GIMP 3.0's progress bar ends and its UI starts. */
 static void
 host_init_ui (void)
@@ -252,9 +235,9 @@ static const GpuhistHost host = {
   host_get_buffer,
   host_get_name,
   host_exists,
-  host_progress_init,
-  host_progress_update,
-  host_message,
+  gpuhist_host_progress_init,
+  gpuhist_host_progress_update,
+  gpuhist_host_message,
   host_init_ui,
   N_ ("The selected layer is a layer group: select a layer inside it, or merge the group, to "
       "count its pixels."),
@@ -273,11 +256,11 @@ error_values (GimpProcedure *procedure, GimpPDBStatusType status, GError *error)
 static void
 save_settings (const GpuhistSettings *settings, gpointer user_data)
 {
-  GimpProcedureConfig *config = user_data;
+  int repetitions, bins;
 
-  g_object_set (config, "repetitions", CLAMP (settings->repetitions, 0, GPUHIST_MAX_REPETITIONS),
-                "linear", settings->linear, "bins",
-                gpuhist_bins_valid (settings->bins) ? settings->bins : GH_BINS, NULL);
+  gpuhist_host_settings_to_keep (settings, &repetitions, &bins);
+  g_object_set (user_data, "repetitions", repetitions, "linear", settings->linear, "bins", bins,
+                NULL);
 }
 
 static GimpValueArray *
@@ -320,17 +303,6 @@ read_arguments (GimpRunMode run_mode, GimpProcedureConfig *config, GpuhistSettin
   settings->output_file = output_file;
 }
 
-static GpuhistRunMode
-flow_mode (GimpRunMode run_mode)
-{
-  switch (run_mode)
-    {
-    case GIMP_RUN_INTERACTIVE: return GPUHIST_MODE_INTERACTIVE;
-    case GIMP_RUN_NONINTERACTIVE: return GPUHIST_MODE_NONINTERACTIVE;
-    default: return GPUHIST_MODE_WITH_LAST_VALS;
-    }
-}
-
 static GimpValueArray *
 gpuhist_plug_in_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
                      GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
@@ -353,7 +325,7 @@ gpuhist_plug_in_run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *
                          g_error_new_literal (GPUHIST_ERROR, GPUHIST_ERROR_CALLING,
                                               _ ("Select a layer, layer mask or channel to "
                                                  "count.")));
-  request.mode = flow_mode (run_mode);
+  request.mode = gpuhist_host_run_mode (run_mode);
   request.drawable = drawables[0];
   read_arguments (run_mode, config, &request.settings);
   request.save_settings = save_settings;

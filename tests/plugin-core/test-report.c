@@ -65,6 +65,37 @@ temp_path (const char *name)
   return g_build_filename (g_get_tmp_dir (), name, NULL);
 }
 
+/* The file's text (in *text) parsed; the parser owns the objects. */
+static JsonObject *
+load_json (const char *path, JsonParser *parser, gchar **text)
+{
+  GError *error = NULL;
+
+  g_assert_true (g_file_get_contents (path, text, NULL, NULL));
+  g_assert_true (json_parser_load_from_data (parser, *text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* Channel c's counts in the report's JSON. */
+static JsonArray *
+channel_counts (JsonObject *top, int c)
+{
+  JsonArray *channels = json_object_get_array_member (top, "channels");
+
+  return json_object_get_array_member (json_array_get_object_element (channels, c), "counts");
+}
+
+/* Removes the test's file and frees what it made. */
+static void
+finish (gchar *path, GpuhistReport *report, GeglBuffer *buffer)
+{
+  g_unlink (path);
+  g_free (path);
+  gpuhist_report_clear (report);
+  g_object_unref (buffer);
+}
+
 static void
 test_csv (void)
 {
@@ -88,10 +119,7 @@ test_csv (void)
   g_assert_cmpstr (lines[256], ==, "255,1,1,0,1");
   g_strfreev (lines);
   g_free (text);
-  g_unlink (path);
-  g_free (path);
-  gpuhist_report_clear (&report);
-  g_object_unref (buffer);
+  finish (path, &report, buffer);
 }
 
 /* The members of the top object, in order, joined by commas. */
@@ -115,18 +143,14 @@ test_json (void)
   gchar *path = temp_path ("gpuhist-test-report.json");
   GpuhistReport report = { 0 };
   JsonParser *parser = json_parser_new ();
-  GError *error = NULL;
   JsonObject *top, *area;
   JsonArray *counts;
   gchar *names, *text = NULL;
 
   measure (buffer, "say \"hi\"\n\ttab", 4096, path, &report);
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  top = load_json (path, parser, &text);
   /* The engine's escapes: control characters as \u00XX. */
   g_assert_nonnull (strstr (text, "\"drawable\": \"say \\\"hi\\\"\\u000a\\u0009tab\""));
-  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
-  g_assert_no_error (error);
-  top = json_node_get_object (json_parser_get_root (parser));
   names = member_names (top);
   g_assert_cmpstr (names, ==,
                    "backend,used_gpu,layout,bins,pixels,bytes,channels,timings_ms,drawable,area,"
@@ -142,20 +166,14 @@ test_json (void)
   g_assert_cmpint (json_object_get_int_member (area, "width"), ==, 2);
   g_assert_cmpint (json_object_get_int_member (area, "height"), ==, 1);
   /* red: NaN (0) and -1 (0); green: 0.5 (32768 -> bin 2048) and +inf (65535 -> 4095). */
-  counts = json_object_get_array_member (
-      json_array_get_object_element (json_object_get_array_member (top, "channels"), 0), "counts");
-  g_assert_cmpint (json_array_get_int_element (counts, 0), ==, 2);
-  counts = json_object_get_array_member (
-      json_array_get_object_element (json_object_get_array_member (top, "channels"), 1), "counts");
+  g_assert_cmpint (json_array_get_int_element (channel_counts (top, 0), 0), ==, 2);
+  counts = channel_counts (top, 1);
   g_assert_cmpint (json_array_get_int_element (counts, 2048), ==, 1);
   g_assert_cmpint (json_array_get_int_element (counts, 4095), ==, 1);
   g_free (names);
   g_free (text);
   g_object_unref (parser);
-  g_unlink (path);
-  g_free (path);
-  gpuhist_report_clear (&report);
-  g_object_unref (buffer);
+  finish (path, &report, buffer);
 }
 
 /* After Compare (the dialog's), the flat and noise rows are objects of their own in the JSON. */
@@ -181,21 +199,15 @@ test_json_comparison (void)
   g_assert_no_error (error);
   gpuhist_keeper_give_back (engine);
   g_assert_true (gpuhist_report_write (&report, path, &error));
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  top = load_json (path, parser, &text);
   g_assert_true (g_str_has_suffix (text, "\n  }\n}\n}\n")); /* noise's timings, noise, the top */
-  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
-  g_assert_no_error (error);
-  top = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpint (
       json_object_get_int_member (json_object_get_object_member (top, "flat"), "pixels"), ==, 2);
   g_assert_cmpint (
       json_object_get_int_member (json_object_get_object_member (top, "noise"), "pixels"), ==, 2);
   g_free (text);
   g_object_unref (parser);
-  g_unlink (path);
-  g_free (path);
-  gpuhist_report_clear (&report);
-  g_object_unref (buffer);
+  finish (path, &report, buffer);
 }
 
 static void
