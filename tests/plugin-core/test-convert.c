@@ -30,7 +30,10 @@ check8 (const char *type, const void *src, size_t n, const uint8_t *expected)
   for (size_t i = 0; i < n; i++)
     {
       if (out[i] != expected[i])
-        g_error ("%s sample %zu: got %u, expected %u", type, i, out[i], expected[i]);
+        {
+          g_test_message ("%s sample %zu: got %u, expected %u", type, i, out[i], expected[i]);
+          g_test_fail ();
+        }
     }
 }
 
@@ -45,7 +48,10 @@ check16 (const char *type, const void *src, size_t n, const uint16_t *expected)
   for (size_t i = 0; i < n; i++)
     {
       if (out[i] != expected[i])
-        g_error ("%s sample %zu: got %u, expected %u", type, i, out[i], expected[i]);
+        {
+          g_test_message ("%s sample %zu: got %u, expected %u", type, i, out[i], expected[i]);
+          g_test_fail ();
+        }
     }
 }
 
