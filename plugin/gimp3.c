@@ -267,16 +267,16 @@ static GimpValueArray *
 report_values (GimpProcedure *procedure, const GpuhistReport *report, gboolean fetch_only)
 {
   GimpValueArray *values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS, NULL);
-  gdouble *counts;
-  gint n;
+  gint n_counts, n_timings;
+  gdouble *counts = gpuhist_report_counts (report, &n_counts);
+  gdouble *timings = gpuhist_flow_timings (report, fetch_only, &n_timings);
 
-  counts = gpuhist_report_counts (report, &n);
-  if (n == 0) /* no counts (GPUHIST_FETCH_ONLY): GIMP's empty arrays take NULL data */
+  if (n_counts == 0) /* no counts (GPUHIST_FETCH_ONLY): GIMP's empty arrays take NULL data */
     g_clear_pointer (&counts, g_free);
   GIMP_VALUES_SET_INT (values, 1, report->channels);
-  GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 2, counts, n);
+  GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 2, counts, n_counts);
   GIMP_VALUES_SET_STRING (values, 3, report->layer.backend);
-  GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 4, gpuhist_flow_timings (report, fetch_only, &n), n);
+  GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 4, timings, n_timings);
   return values;
 }
 
