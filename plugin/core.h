@@ -10,6 +10,7 @@
  *   run.h                        the run sequence: take an engine, measure, give it back
  *   dialog*.h, histogram-view.h  the interactive dialog (GTK)
  *   flow.h, texts.h              the one run flow of both GIMPs, behind a table of what differs
+ *   host-common.h                the entries of that table both libgimps spell alike
  *   gimp2.c, gimp3.c             registration, argument marshalling and that table
  * Nothing below flow.h includes libgimp, so no file below the glue needs a version check.
  */

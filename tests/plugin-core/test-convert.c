@@ -19,22 +19,35 @@
 #define HALF_NAN 0x7e00
 #define HALF_SMALLEST_SUBNORMAL 0x0001
 
+/* Fails the test for each sample that is not what was expected (printed with its index). */
+static void
+compare_samples (const char *type, size_t n, const uint16_t *got, const uint16_t *expected)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      if (got[i] != expected[i])
+        {
+          g_test_message ("%s sample %zu: got %u, expected %u", type, i, got[i], expected[i]);
+          g_test_fail ();
+        }
+    }
+}
+
 static void
 check8 (const char *type, const void *src, size_t n, const uint8_t *expected)
 {
   uint8_t out[16];
+  uint16_t got[16], want[16];
 
   g_assert_cmpuint (n, <=, G_N_ELEMENTS (out));
   memset (out, 0xaa, sizeof out);
   g_assert_true (gpuhist_convert_samples (type, src, n, out));
   for (size_t i = 0; i < n; i++)
     {
-      if (out[i] != expected[i])
-        {
-          g_test_message ("%s sample %zu: got %u, expected %u", type, i, out[i], expected[i]);
-          g_test_fail ();
-        }
+      got[i] = out[i];
+      want[i] = expected[i];
     }
+  compare_samples (type, n, got, want);
 }
 
 static void
@@ -45,14 +58,7 @@ check16 (const char *type, const void *src, size_t n, const uint16_t *expected)
   g_assert_cmpuint (n, <=, G_N_ELEMENTS (out));
   memset (out, 0xaa, sizeof out);
   g_assert_true (gpuhist_convert_samples16 (type, src, n, out));
-  for (size_t i = 0; i < n; i++)
-    {
-      if (out[i] != expected[i])
-        {
-          g_test_message ("%s sample %zu: got %u, expected %u", type, i, out[i], expected[i]);
-          g_test_fail ();
-        }
-    }
+  compare_samples (type, n, out, expected);
 }
 
 static void
