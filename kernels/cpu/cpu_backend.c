@@ -343,6 +343,11 @@ static void *
 cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
 {
   cpu_backend *backend = data;
+  if (gh_plan_weighted (plan) || plan->derived)
+    {
+      gh_error_set (error, GH_ERROR_UNSUPPORTED, "weighted and derived runs are not counted yet");
+      return NULL;
+    }
   cpu_run *run = calloc (1, sizeof *run);
   if (!run)
     {
@@ -354,9 +359,10 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   run->sink = sink;
   run->table_words = (size_t) plan->channels * plan->bins;
   run->copies = plan->bytes_per_sample == 1 ? FASTEST_COPIES : 1;
-  run->staging[0] = malloc (plan->strip_capacity);
+  const size_t staging_bytes = gh_plan_staging_bytes (plan);
+  run->staging[0] = malloc (staging_bytes);
   /* The second strip buffer only pays when counting overlaps the caller's filling. */
-  run->staging[1] = plan->repetitions == 0 ? malloc (plan->strip_capacity) : NULL;
+  run->staging[1] = plan->repetitions == 0 ? malloc (staging_bytes) : NULL;
   run->thread_tables
       = calloc ((size_t) backend->pool.count * run->copies * run->table_words, sizeof (uint32_t));
   run->shared_table = calloc (run->table_words, sizeof (uint32_t));
@@ -365,7 +371,7 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
     {
       cpu_run_free (run);
       gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory for two strips of %zu bytes",
-                    plan->strip_capacity);
+                    staging_bytes);
       return NULL;
     }
   snprintf (sink->layout, sizeof sink->layout, "CPU, %d threads, %d cop%s of %d bins each",

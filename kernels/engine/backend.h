@@ -128,6 +128,36 @@ extern "C"
     return (uint32_t) (z ^ (z >> 31));
   }
 
+  /* Adds a strip's 64-bit sum into a 128-bit total (the fold of gh_run_plan's comment). */
+  static inline GH_HOST_DEVICE void
+  gh_u128_add64 (gh_u128 *total, uint64_t add)
+  {
+    const uint64_t lo = total->lo + add;
+    total->hi += lo < add;
+    total->lo = lo;
+  }
+
+  /* Pixels a full strip holds, and the staging buffer's size: the samples, then the coverage
+   * plane at coverage_offset. */
+  static inline GH_HOST_DEVICE size_t
+  gh_plan_strip_pixels (const gh_run_plan *plan)
+  {
+    return plan->strip_capacity / ((size_t) plan->channels * (size_t) plan->bytes_per_sample);
+  }
+
+  static inline GH_HOST_DEVICE size_t
+  gh_plan_staging_bytes (const gh_run_plan *plan)
+  {
+    return plan->coverage_offset + gh_plan_strip_pixels (plan) * (size_t) plan->coverage_bytes;
+  }
+
+  /* A weighted run: its sums go to sink.weighted, not sink.counts. */
+  static inline GH_HOST_DEVICE int
+  gh_plan_weighted (const gh_run_plan *plan)
+  {
+    return plan->coverage_bytes > 0 || plan->alpha_weighted;
+  }
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* gpu-histogram: the engine.  Chooses a backend, cuts images into strips, and turns what the
  * backend measured into a gh_result.  Knows nothing of CUDA or threads: backend.h is the seam. */
 #include "backend.h"
+#include "gimp_rules.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -277,8 +278,10 @@ free_sink (gh_run_sink *sink)
   for (int m = 0; m < GH_N_METHODS; m++)
     {
       free (sink->counts[m]);
+      free (sink->weighted[m]);
       free (sink->rep_ms[m]);
       sink->counts[m] = NULL;
+      sink->weighted[m] = NULL;
       sink->rep_ms[m] = NULL;
     }
 }
@@ -288,6 +291,17 @@ free_run (gh_run *run)
 {
   free_sink (&run->sink);
   free (run);
+}
+
+void
+gh_run_spec_init (gh_run_spec *spec, int width, int height, int channels, int bytes_per_sample)
+{
+  memset (spec, 0, sizeof *spec);
+  spec->width = width;
+  spec->height = height;
+  spec->channels = channels;
+  spec->bytes_per_sample = bytes_per_sample;
+  spec->binning = GH_BINNING_SHIFT;
 }
 
 gh_run *
@@ -300,36 +314,119 @@ gh_run *
 gh_run_begin_samples (gh_engine *engine, int width, int height, int channels, int bytes_per_sample,
                       gh_error *error)
 {
-  if (!engine || width <= 0 || height <= 0 || channels < 1 || channels > GH_MAX_CHANNELS
-      || bytes_per_sample < 1 || bytes_per_sample > 2)
-    {
-      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
-                    "an image needs a width and height of at least 1, 1 to 4 channels and 1 or 2 "
-                    "bytes a sample (got %d x %d, %d channels, %d bytes)",
-                    width, height, channels, bytes_per_sample);
-      return NULL;
-    }
-  const int bins = bytes_per_sample == 1 ? GH_BINS : engine->options.bins;
-  int shift = 0;
-  while ((1 << (8 * bytes_per_sample - shift)) > bins)
-    shift++;
-  size_t row_bytes = (size_t) width * (size_t) channels * (size_t) bytes_per_sample;
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, width, height, channels, bytes_per_sample);
+  return gh_run_begin_spec (engine, &spec, error);
+}
 
-  /* Two staging strips fit the budget; below 2^31 bytes each so that no bin of a strip can pass
-   * 2^32 in the backends' 32-bit counters. */
-  size_t strip_capacity = engine->options.memory_budget / 2;
-  if (strip_capacity > ((size_t) 1 << 31))
-    strip_capacity = (size_t) 1 << 31;
-  if (strip_capacity < row_bytes)
+/* GH_OK, or INVALID_ARGUMENT with a message naming what is wrong with the spec. */
+static gh_status
+check_spec (const gh_engine *engine, const gh_run_spec *spec, gh_error *error)
+{
+  if (!engine || !spec || spec->width <= 0 || spec->height <= 0 || spec->channels < 1
+      || spec->channels > GH_MAX_CHANNELS || spec->bytes_per_sample < 1
+      || spec->bytes_per_sample > 2)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                  "an image needs a width and height of at least 1, 1 to 4 channels and 1 or 2 "
+                  "bytes a sample (got %d x %d, %d channels, %d bytes)",
+                  spec ? spec->width : 0, spec ? spec->height : 0, spec ? spec->channels : 0,
+                  spec ? spec->bytes_per_sample : 0);
+  else if (spec->binning != GH_BINNING_SHIFT && spec->binning != GH_BINNING_GIMP)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT, "unknown binning rule %d", (int) spec->binning);
+  else if (spec->coverage_bytes < 0 || spec->coverage_bytes > 2)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                  "a coverage plane has 1 or 2 bytes a pixel (or 0 for none), not %d",
+                  spec->coverage_bytes);
+  else if (spec->alpha_weighted && spec->channels != 2 && spec->channels != 4)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                  "alpha weighting needs an alpha channel: a 2- or 4-channel run, not %d channels",
+                  spec->channels);
+  else if (spec->derived && spec->channels < 3)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                  "value and luminance need red, green and blue: a 3- or 4-channel run, not %d "
+                  "channel%s",
+                  spec->channels, spec->channels == 1 ? "" : "s");
+  else
+    return GH_OK;
+  return GH_ERROR_INVALID_ARGUMENT;
+}
+
+/* Strip rows: two staging strips (samples and coverage plane) fit the budget; below 2^31 sample
+ * bytes each, so that no bin of a strip passes 2^32 samples and a strip's weighted sums fit
+ * 64 bits.  0 (and *error) when not one row fits. */
+static size_t
+strip_rows (const gh_engine *engine, const gh_run_spec *spec, size_t row_bytes, gh_error *error)
+{
+  const size_t row_all = row_bytes + (size_t) spec->width * (size_t) spec->coverage_bytes;
+  size_t max_rows = engine->options.memory_budget / 2 / row_all;
+  if (max_rows > ((size_t) 1 << 31) / row_bytes)
+    max_rows = ((size_t) 1 << 31) / row_bytes;
+  if (max_rows == 0)
+    gh_error_set (error, GH_ERROR_OUT_OF_MEMORY,
+                  "one row of %zu bytes does not fit half the memory budget of %zu bytes", row_all,
+                  engine->options.memory_budget);
+  return max_rows > (size_t) spec->height ? (size_t) spec->height : max_rows;
+}
+
+static void
+fill_plan (gh_run_plan *plan, const gh_engine *engine, const gh_run_spec *spec, size_t strip_bytes)
+{
+  plan->channels = spec->channels;
+  plan->bytes_per_sample = spec->bytes_per_sample;
+  plan->bins = spec->bytes_per_sample == 1 ? GH_BINS : engine->options.bins;
+  plan->shift = 0;
+  while ((1 << (8 * spec->bytes_per_sample - plan->shift)) > plan->bins)
+    plan->shift++;
+  plan->binning = spec->bytes_per_sample == 1 ? GH_BINNING_SHIFT : spec->binning;
+  plan->strategy = engine->options.strategy;
+  plan->coverage_bytes = spec->coverage_bytes;
+  plan->alpha_weighted = spec->alpha_weighted;
+  plan->derived = spec->derived;
+  plan->out_channels = spec->channels + (spec->derived ? 2 : 0);
+  plan->strip_capacity = strip_bytes;
+  plan->coverage_offset = strip_bytes;
+  plan->repetitions = engine->options.repetitions;
+  plan->methods
+      = plan->repetitions > 0 ? engine->options.methods : GH_METHOD_BIT (GH_METHOD_FASTEST);
+  plan->warmup = plan->repetitions > 0 ? engine->options.warmup : 0;
+  plan->layout = engine->options.layout;
+  plan->fault = engine->fault;
+  plan->fault_after = engine->fault_after;
+}
+
+/* The sink's tables: 64-bit counts, or 128-bit sums for weighted runs; 0 or -1 (no memory). */
+static int
+alloc_sink (gh_run_sink *sink, const gh_run_plan *plan)
+{
+  const size_t n = (size_t) plan->out_channels * (size_t) plan->bins;
+  for (int m = 0; m < GH_N_METHODS; m++)
     {
-      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY,
-                    "one row of %zu bytes does not fit half the memory budget of %zu bytes",
-                    row_bytes, engine->options.memory_budget);
-      return NULL;
+      if (!(plan->methods & GH_METHOD_BIT (m)))
+        continue;
+      if (m != GH_METHOD_READ_ONLY && gh_plan_weighted (plan))
+        {
+          if (!(sink->weighted[m] = calloc (n, sizeof (gh_u128))))
+            return -1;
+        }
+      else if (m != GH_METHOD_READ_ONLY && !(sink->counts[m] = calloc (n, sizeof (uint64_t))))
+        return -1;
+      if (plan->repetitions > 0
+          && !(sink->rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double))))
+        return -1;
     }
-  size_t max_rows = strip_capacity / row_bytes;
-  if (max_rows > (size_t) height)
-    max_rows = (size_t) height;
+  return 0;
+}
+
+gh_run *
+gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error)
+{
+  if (check_spec (engine, spec, error) != GH_OK)
+    return NULL;
+  const size_t row_bytes
+      = (size_t) spec->width * (size_t) spec->channels * (size_t) spec->bytes_per_sample;
+  const size_t max_rows = strip_rows (engine, spec, row_bytes, error);
+  if (max_rows == 0)
+    return NULL;
 
   gh_run *run = calloc (1, sizeof *run);
   if (!run)
@@ -338,45 +435,19 @@ gh_run_begin_samples (gh_engine *engine, int width, int height, int channels, in
       return NULL;
     }
   run->engine = engine;
-  run->width = width;
-  run->height = height;
-  run->channels = channels;
+  run->width = spec->width;
+  run->height = spec->height;
+  run->channels = spec->channels;
   run->row_bytes = row_bytes;
   run->max_rows = (int) max_rows;
-
-  gh_run_plan *plan = &run->plan;
-  plan->channels = channels;
-  plan->bytes_per_sample = bytes_per_sample;
-  plan->bins = bins;
-  plan->shift = shift;
-  plan->strategy = engine->options.strategy;
-  plan->strip_capacity = max_rows * row_bytes;
-  plan->repetitions = engine->options.repetitions;
-  plan->methods
-      = plan->repetitions > 0 ? engine->options.methods : GH_METHOD_BIT (GH_METHOD_FASTEST);
-  plan->warmup = plan->repetitions > 0 ? engine->options.warmup : 0;
-  plan->layout = engine->options.layout;
-  plan->fault = engine->fault;
-  plan->fault_after = engine->fault_after;
-
-  for (int m = 0; m < GH_N_METHODS; m++)
+  fill_plan (&run->plan, engine, spec, max_rows * row_bytes);
+  if (alloc_sink (&run->sink, &run->plan) != 0)
     {
-      if (!(plan->methods & GH_METHOD_BIT (m)))
-        continue;
-      if (m != GH_METHOD_READ_ONLY)
-        run->sink.counts[m] = calloc ((size_t) channels * bins, sizeof (uint64_t));
-      if (plan->repetitions > 0)
-        run->sink.rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double));
-      if ((m != GH_METHOD_READ_ONLY && !run->sink.counts[m])
-          || (plan->repetitions > 0 && !run->sink.rep_ms[m]))
-        {
-          free_run (run);
-          gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
-          return NULL;
-        }
+      free_run (run);
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return NULL;
     }
-
-  run->backend_run = engine->ops->run_begin (engine->backend, plan, &run->sink, error);
+  run->backend_run = engine->ops->run_begin (engine->backend, &run->plan, &run->sink, error);
   if (!run->backend_run)
     {
       free_run (run);
@@ -392,6 +463,14 @@ gh_run_strip_buffer (gh_run *run, int *max_rows)
   if (max_rows)
     *max_rows = left < run->max_rows ? left : run->max_rows;
   return run->engine->ops->staging (run->backend_run);
+}
+
+uint8_t *
+gh_run_coverage_buffer (gh_run *run)
+{
+  if (run->plan.coverage_bytes == 0)
+    return NULL;
+  return run->engine->ops->staging (run->backend_run) + run->plan.coverage_offset;
 }
 
 static gh_status
@@ -443,12 +522,112 @@ summarise (double *times, int count)
   return timing;
 }
 
+/* A method's table in the sink, whichever width it has; NULL when the method did not count. */
+static const void *
+sink_table (const gh_run_sink *sink, int method)
+{
+  return sink->counts[method] ? (const void *) sink->counts[method]
+                              : (const void *) sink->weighted[method];
+}
+
+/* Every method that counted must agree; the result is FASTEST's table when it ran, else the first
+ * of the others; -1 when only the read-only pass ran.  MISMATCH names the two that disagree. */
+static gh_status
+choose_method (const gh_run *run, int *chosen, gh_error *error)
+{
+  const size_t bytes = (size_t) run->plan.out_channels * run->plan.bins
+                       * (gh_plan_weighted (&run->plan) ? sizeof (gh_u128) : sizeof (uint64_t));
+  static const gh_method preference[]
+      = { GH_METHOD_FASTEST, GH_METHOD_PRIVATIZED, GH_METHOD_GLOBAL_ATOMICS };
+  *chosen = -1;
+  for (size_t i = 0; i < sizeof preference / sizeof preference[0]; i++)
+    {
+      const gh_method m = preference[i];
+      if (!sink_table (&run->sink, m))
+        continue;
+      if (*chosen < 0)
+        *chosen = m;
+      else if (memcmp (sink_table (&run->sink, m), sink_table (&run->sink, *chosen), bytes))
+        {
+          gh_error_set (error, GH_ERROR_MISMATCH, "the %s and %s methods counted differently",
+                        gh_method_name (m), gh_method_name ((gh_method) *chosen));
+          return GH_ERROR_MISMATCH;
+        }
+    }
+  return GH_OK;
+}
+
+static double
+u128_to_double (gh_u128 x)
+{
+  return (double) x.hi * 18446744073709551616.0 + (double) x.lo;
+}
+
+/* Takes the chosen table (zeros when only the read-only pass ran) and the values in pixels. */
+static gh_status
+take_counts (gh_run *run, int chosen, gh_result *result, gh_error *error)
+{
+  const size_t n = (size_t) run->plan.out_channels * run->plan.bins;
+  const int weighted = gh_plan_weighted (&run->plan);
+  if (weighted)
+    {
+      result->numerators = chosen >= 0 ? run->sink.weighted[chosen] : calloc (n, sizeof (gh_u128));
+      if (chosen >= 0)
+        run->sink.weighted[chosen] = NULL;
+    }
+  else
+    {
+      result->counts = chosen >= 0 ? run->sink.counts[chosen] : calloc (n, sizeof (uint64_t));
+      if (chosen >= 0)
+        run->sink.counts[chosen] = NULL;
+    }
+  result->values = malloc (n * sizeof (double));
+  if ((weighted ? (void *) result->numerators : (void *) result->counts) == NULL || !result->values)
+    {
+      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+      return GH_ERROR_OUT_OF_MEMORY;
+    }
+  result->denominator = gh_weight_denominator (run->plan.coverage_bytes, run->plan.alpha_weighted,
+                                               run->plan.bytes_per_sample);
+  for (size_t i = 0; i < n; i++)
+    result->values[i] = weighted
+                            ? u128_to_double (result->numerators[i]) / (double) result->denominator
+                            : (double) result->counts[i];
+  return GH_OK;
+}
+
+static void
+describe_result (const gh_run *run, gh_result *result)
+{
+  const gh_engine *engine = run->engine;
+  result->channels = run->plan.out_channels;
+  result->input_channels = run->channels;
+  result->derived = run->plan.derived;
+  result->weighted = gh_plan_weighted (&run->plan);
+  result->bins = run->plan.bins;
+  result->samples = (uint64_t) run->width * (uint64_t) run->height;
+  result->bytes = result->samples
+                  * ((uint64_t) run->channels * run->plan.bytes_per_sample
+                     + (uint64_t) run->plan.coverage_bytes);
+  for (int m = 0; m < GH_N_METHODS; m++)
+    result->timing[m] = summarise (run->sink.rep_ms[m], run->plan.repetitions);
+  if (engine->uses_gpu && run->plan.repetitions > 0)
+    {
+      result->timing[GH_TIME_UPLOAD].median_ms = run->sink.upload_ms;
+      result->timing[GH_TIME_UPLOAD].min_ms = run->sink.upload_ms;
+      result->timing[GH_TIME_UPLOAD].max_ms = run->sink.upload_ms;
+      result->timing[GH_TIME_UPLOAD].runs = run->sink.upload_ms > 0 ? 1 : 0;
+    }
+  result->used_gpu = engine->uses_gpu;
+  snprintf (result->backend, sizeof result->backend, "%s", engine->description);
+  snprintf (result->layout, sizeof result->layout, "%s", run->sink.layout);
+}
+
 gh_status
 gh_run_finish (gh_run *run, gh_result *result, gh_error *error)
 {
-  gh_engine *engine = run->engine;
   memset (result, 0, sizeof *result);
-  gh_status status = engine->ops->run_end (run->backend_run, error);
+  gh_status status = run->engine->ops->run_end (run->backend_run, error);
   run->backend_run = NULL;
   if (status == GH_OK && run->rows_done != run->height)
     {
@@ -456,62 +635,15 @@ gh_run_finish (gh_run *run, gh_result *result, gh_error *error)
                     run->rows_done, run->height);
       status = GH_ERROR_INVALID_ARGUMENT;
     }
-
-  /* Every method that counted must agree; FASTEST's counts are the result when it ran. */
-  const size_t n = (size_t) run->channels * run->plan.bins;
   int chosen = -1;
-  static const gh_method preference[]
-      = { GH_METHOD_FASTEST, GH_METHOD_PRIVATIZED, GH_METHOD_GLOBAL_ATOMICS };
-  for (size_t i = 0; status == GH_OK && i < sizeof preference / sizeof preference[0]; i++)
-    {
-      gh_method m = preference[i];
-      if (!run->sink.counts[m])
-        continue;
-      if (chosen < 0)
-        chosen = m;
-      else if (memcmp (run->sink.counts[m], run->sink.counts[chosen], n * sizeof (uint64_t)))
-        {
-          gh_error_set (error, GH_ERROR_MISMATCH, "the %s and %s methods counted differently",
-                        gh_method_name (m), gh_method_name ((gh_method) chosen));
-          status = GH_ERROR_MISMATCH;
-        }
-    }
-
-  if (status == GH_OK && chosen < 0)
-    {
-      /* Only the read-only pass ran: no counts to give, which is not an error for a benchmark. */
-      result->counts = calloc (n, sizeof (uint64_t));
-    }
-  else if (status == GH_OK)
-    {
-      result->counts = run->sink.counts[chosen];
-      run->sink.counts[chosen] = NULL;
-    }
-  if (status == GH_OK && !result->counts)
-    {
-      gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
-      status = GH_ERROR_OUT_OF_MEMORY;
-    }
-
   if (status == GH_OK)
-    {
-      result->channels = run->channels;
-      result->bins = run->plan.bins;
-      result->samples = (uint64_t) run->width * (uint64_t) run->height;
-      result->bytes = result->samples * (uint64_t) run->channels * run->plan.bytes_per_sample;
-      for (int m = 0; m < GH_N_METHODS; m++)
-        result->timing[m] = summarise (run->sink.rep_ms[m], run->plan.repetitions);
-      if (engine->uses_gpu && run->plan.repetitions > 0)
-        {
-          result->timing[GH_TIME_UPLOAD].median_ms = run->sink.upload_ms;
-          result->timing[GH_TIME_UPLOAD].min_ms = run->sink.upload_ms;
-          result->timing[GH_TIME_UPLOAD].max_ms = run->sink.upload_ms;
-          result->timing[GH_TIME_UPLOAD].runs = run->sink.upload_ms > 0 ? 1 : 0;
-        }
-      result->used_gpu = engine->uses_gpu;
-      snprintf (result->backend, sizeof result->backend, "%s", engine->description);
-      snprintf (result->layout, sizeof result->layout, "%s", run->sink.layout);
-    }
+    status = choose_method (run, &chosen, error);
+  if (status == GH_OK)
+    status = take_counts (run, chosen, result, error);
+  if (status == GH_OK)
+    describe_result (run, result);
+  else
+    gh_result_clear (result);
   free_run (run);
   return status;
 }
@@ -530,6 +662,8 @@ void
 gh_result_clear (gh_result *result)
 {
   free (result->counts);
+  free (result->numerators);
+  free (result->values);
   memset (result, 0, sizeof *result);
 }
 
@@ -539,21 +673,31 @@ gpu_error_worth_a_retry (gh_status status)
   return status == GH_ERROR_GPU_FAILED || status == GH_ERROR_OUT_OF_MEMORY;
 }
 
-static gh_status
-histogram_buffer_once (gh_engine *engine, const uint8_t *pixels, int width, int height,
-                       int channels, int bytes_per_sample, size_t stride, gh_result *result,
-                       gh_error *error)
+/* Copies `rows` rows of `row_bytes` from an image `stride` bytes a row apart into a strip. */
+static void
+copy_rows (uint8_t *strip, const uint8_t *image, size_t stride, size_t row_bytes, int rows)
 {
-  gh_run *run = gh_run_begin_samples (engine, width, height, channels, bytes_per_sample, error);
+  for (int r = 0; r < rows; r++)
+    memcpy (strip + (size_t) r * row_bytes, image + (size_t) r * stride, row_bytes);
+}
+
+static gh_status
+histogram_spec_once (gh_engine *engine, const gh_run_spec *spec, const uint8_t *pixels,
+                     size_t stride, const uint8_t *coverage, size_t coverage_stride,
+                     gh_result *result, gh_error *error)
+{
+  gh_run *run = gh_run_begin_spec (engine, spec, error);
   if (!run)
     return error ? error->status : GH_ERROR_INVALID_ARGUMENT;
-  const size_t row_bytes = run->row_bytes;
-  for (int y = 0; y < height;)
+  const size_t coverage_row = (size_t) spec->width * (size_t) spec->coverage_bytes;
+  for (int y = 0; y < spec->height;)
     {
       int rows;
       uint8_t *strip = gh_run_strip_buffer (run, &rows);
-      for (int r = 0; r < rows; r++)
-        memcpy (strip + (size_t) r * row_bytes, pixels + (size_t) (y + r) * stride, row_bytes);
+      copy_rows (strip, pixels + (size_t) y * stride, stride, run->row_bytes, rows);
+      if (coverage_row)
+        copy_rows (gh_run_coverage_buffer (run), coverage + (size_t) y * coverage_stride,
+                   coverage_stride, coverage_row, rows);
       gh_status status = gh_run_submit_strip (run, rows, error);
       if (status != GH_OK)
         {
@@ -563,6 +707,36 @@ histogram_buffer_once (gh_engine *engine, const uint8_t *pixels, int width, int 
       y += rows;
     }
   return gh_run_finish (run, result, error);
+}
+
+gh_status
+gh_histogram_spec (gh_engine *engine, const gh_run_spec *spec, const void *pixels, size_t stride,
+                   const void *coverage, size_t coverage_stride, gh_result *result, gh_error *error)
+{
+  gh_status status = check_spec (engine, spec, error);
+  if (status != GH_OK)
+    return status;
+  const size_t row_bytes
+      = (size_t) spec->width * (size_t) spec->channels * (size_t) spec->bytes_per_sample;
+  const size_t coverage_row = (size_t) spec->width * (size_t) spec->coverage_bytes;
+  if (!pixels || stride < row_bytes
+      || (coverage_row && (!coverage || coverage_stride < coverage_row)))
+    {
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                    "bad image: %d x %d, %d channels, stride %zu, coverage plane %s, stride %zu",
+                    spec->width, spec->height, spec->channels, stride,
+                    coverage ? "given" : "missing", coverage_stride);
+      return GH_ERROR_INVALID_ARGUMENT;
+    }
+  status = histogram_spec_once (engine, spec, pixels, stride, coverage, coverage_stride, result,
+                                error);
+  if (gpu_error_worth_a_retry (status) && engine->uses_gpu)
+    {
+      gh_engine_fall_back_to_cpu (engine, error ? error->message : NULL);
+      status = histogram_spec_once (engine, spec, pixels, stride, coverage, coverage_stride, result,
+                                    error);
+    }
+  return status;
 }
 
 static gh_status
@@ -576,15 +750,9 @@ histogram_buffer (gh_engine *engine, const uint8_t *pixels, int width, int heigh
                     width, height, channels, stride);
       return GH_ERROR_INVALID_ARGUMENT;
     }
-  gh_status status = histogram_buffer_once (engine, pixels, width, height, channels,
-                                            bytes_per_sample, stride, result, error);
-  if (gpu_error_worth_a_retry (status) && engine->uses_gpu)
-    {
-      gh_engine_fall_back_to_cpu (engine, error ? error->message : NULL);
-      status = histogram_buffer_once (engine, pixels, width, height, channels, bytes_per_sample,
-                                      stride, result, error);
-    }
-  return status;
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, width, height, channels, bytes_per_sample);
+  return gh_histogram_spec (engine, &spec, pixels, stride, NULL, 0, result, error);
 }
 
 gh_status
@@ -644,36 +812,6 @@ histogram_pattern_once (gh_engine *engine, gh_pattern pattern, int width, int he
       y += rows;
     }
   return gh_run_finish (run, result, error);
-}
-
-void
-gh_reference_count (const uint8_t *pixels, int width, int height, int channels, size_t stride,
-                    uint64_t *counts)
-{
-  for (int y = 0; y < height; y++)
-    {
-      const uint8_t *row = pixels + (size_t) y * stride;
-      for (int x = 0; x < width; x++)
-        for (int c = 0; c < channels; c++)
-          counts[c * GH_BINS + row[(size_t) x * channels + c]]++;
-    }
-}
-
-void
-gh_reference_count16 (const uint16_t *pixels, int width, int height, int channels,
-                      size_t stride_bytes, int bins, uint64_t *counts)
-{
-  int shift = 0;
-  while ((65536 >> shift) > bins)
-    shift++;
-  for (int y = 0; y < height; y++)
-    {
-      const uint16_t *row
-          = (const uint16_t *) ((const uint8_t *) pixels + (size_t) y * stride_bytes);
-      for (int x = 0; x < width; x++)
-        for (int c = 0; c < channels; c++)
-          counts[(size_t) c * bins + (row[(size_t) x * channels + c] >> shift)]++;
-    }
 }
 
 gh_status

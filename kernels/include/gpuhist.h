@@ -254,8 +254,23 @@ extern "C"
     GH_BINNING_SHIFT = 0, /* bin = s * bins / 65536: every bin holds the same number of levels
                              (gh_run_begin_samples, and gpuhist unless told otherwise) */
     GH_BINNING_GIMP /* GIMP's rule: bin = floor (float (float (s / 65535) * (bins - 1)) + 0.5),
-                       in GIMP's float arithmetic (the plug-in) */
+                       in GIMP's float arithmetic (the plug-in; 1024 bins equal GIMP's histogram
+                       of a 16-bit layer) */
   } gh_binning;
+  /* Who gets which rule: gh_run_begin_samples, gh_histogram_buffer16 and gh_run_spec_init's
+   * default: SHIFT, as before this rule existed; the plug-in asks for GIMP in its spec.
+   *
+   * GIMP's arithmetic (app/core/gimphistogram.c, engine/gimp_rules.h) is followed bit for bit,
+   * not the exact real numbers: a sample becomes the float nearest s / 255 or s / 65535 (babl),
+   * the product with (float) (bins - 1) is rounded to float, and that float is rounded half up
+   * (SIGNED_ROUND is floor (x + 0.5)).  Where the exact s * (bins - 1) / 65535 lies just below
+   * k + 0.5 but its float product is k + 0.5 (or above it), the sample goes to bin k + 1, as in
+   * GIMP.  Value takes the largest of the three floats; Luminance is
+   * 0.22248840 r + 0.71690369 g + 0.06060791 b summed in double from the left and stored in a
+   * float before it is binned, as GIMP_RGB_LUMINANCE is: a luminance within a float's rounding
+   * of a bin boundary lands where GIMP's float lands, not where the exact sum would.  Under
+   * SHIFT a 16-bit luminance is first GIMP's float rounded to a 16-bit level (GIMP's rule at
+   * 65536 bins), then binned as a sample of that level.  8-bit samples: bin = s under both. */
 
   /* A run in full: what the samples are and what is counted.  gh_run_spec_init fills the
    * defaults (an unweighted run, today's counts); gh_run_begin_spec checks the combination. */
@@ -274,7 +289,9 @@ extern "C"
     int alpha_weighted; /* 2- or 4-channel runs: the last channel weights the others */
     int derived;        /* 3- or 4-channel runs: two more channels, value = max (R, G, B) and
                            luminance = 0.22248840 R + 0.71690369 G + 0.06060791 B, binned by the
-                           run's rule and weighted like the colour channels */
+                           run's rule and weighted like the colour channels; the result's last
+                           two channels, which gh_write_csv and gh_write_json name by the
+                           caller's names array like the others ("value", "luminance") */
   } gh_run_spec;
 
   void gh_run_spec_init (gh_run_spec *spec, int width, int height, int channels,
@@ -289,8 +306,8 @@ extern "C"
   /* A run over 8-bit samples: 256 bins, whatever the engine's bins. */
   gh_run *gh_run_begin (gh_engine *engine, int width, int height, int channels, gh_error *error);
   /* A run over samples of 1 or 2 bytes (uint16_t in the host's byte order), binned into the
-   * engine's bins: a 16-bit sample v lands in bin v * bins / 65536.  8-bit samples take 256 bins
-   * only. */
+   * engine's bins: a 16-bit sample v lands in bin v * bins / 65536 (GH_BINNING_SHIFT).  8-bit
+   * samples take 256 bins only.  The same as gh_run_begin_spec on gh_run_spec_init's spec. */
   gh_run *gh_run_begin_samples (gh_engine *engine, int width, int height, int channels,
                                 int bytes_per_sample, gh_error *error);
   uint8_t *gh_run_strip_buffer (gh_run *run, int *max_rows);
@@ -310,6 +327,13 @@ extern "C"
                                    int channels, size_t stride_bytes, gh_result *result,
                                    gh_error *error);
 
+  /* The whole loop for any spec: samples `stride` bytes a row apart (uint16_t for 2-byte
+   * samples), the coverage plane (spec->coverage_bytes a pixel; NULL when the spec has none)
+   * `coverage_stride` bytes a row apart; falls back to the CPU on a GPU failure and runs again. */
+  gh_status gh_histogram_spec (gh_engine *engine, const gh_run_spec *spec, const void *pixels,
+                               size_t stride, const void *coverage, size_t coverage_stride,
+                               gh_result *result, gh_error *error);
+
   /* Runs the configured methods on a synthetic image of this size, made on the device for the GPU
    * backend (no upload), so that contention can be compared with the user's own image. */
   gh_status gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height,
@@ -322,6 +346,14 @@ extern "C"
   /* The same for 16-bit samples into `bins` bins a channel (channels * bins counts). */
   void gh_reference_count16 (const uint16_t *pixels, int width, int height, int channels,
                              size_t stride_bytes, int bins, uint64_t *counts);
+
+  /* The reference for any spec, as gh_histogram_spec's arguments: single-threaded, one pixel at
+   * a time, into out_channels * bins exact sums (counts for unweighted runs; numerators over
+   * the result's denominator for weighted ones), added to what `sums` holds.  bins: 256 for
+   * 8-bit samples, else the engine's. */
+  void gh_reference_count_spec (const gh_run_spec *spec, int bins, const void *pixels,
+                                size_t stride, const void *coverage, size_t coverage_stride,
+                                gh_u128 *sums);
 
   /* Statistics of one channel's histogram. */
   typedef struct
