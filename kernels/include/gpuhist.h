@@ -370,8 +370,11 @@ extern "C"
   } gh_channel_stats;
 
   void gh_stats_compute (const uint64_t *counts, int bins, gh_channel_stats *stats);
-  /* The same over weighted counts (gh_result.values): mean, standard deviation and median weigh
-   * each bin by its count, as GIMP's do; pixels is the total weight rounded down, weight exact. */
+  /* The same over any run's values (gh_result.values, in pixels), as GIMP's
+   * gimp_histogram_get_mean, get_std_dev and get_median compute them, in bins (GIMP's results
+   * times bins - 1): the median is the lowest bin where twice the running sum passes the total
+   * (GIMP's "sum * 2 > count"), so at an exact half it may lie one bin above gh_stats_compute's.
+   * pixels is the total weight rounded down, weight the total. */
   void gh_stats_compute_values (const double *values, int bins, gh_channel_stats *stats);
 
   /* Names of the methods and timings for tables: "global atomics", "privatized", ... */
@@ -381,8 +384,13 @@ extern "C"
   const char *gh_strategy_name (gh_strategy strategy);
 
   /* Results as text.  channel_names holds result->channels names ("red", "green", "blue",
-   * "alpha", "gray").  CSV: a header "bin,<names>" then one row per bin.  JSON: counts,
-   * statistics, timings and the backend.  Return 0, or -1 when writing failed. */
+   * "alpha", "gray"; for derived runs the caller's last two, "value" and "luminance").
+   * CSV: a header "bin,<names>" then one row per bin.  JSON: counts, statistics, timings and the
+   * backend.  Unweighted runs write exactly what they always have.  Weighted runs: a CSV count
+   * in pixels is an integer when it is one, else rounded to 6 decimals; JSON adds "weighted" and
+   * "denominator", and each channel has GIMP's statistics (gh_stats_compute_values), "pixels"
+   * as a weight, "numerators" (decimal strings: they may pass 2^64) and "values" (pixels, as in
+   * the CSV) in place of "counts".  Return 0, or -1 when writing failed. */
   int gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_names);
   int gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names);
 

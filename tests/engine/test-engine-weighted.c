@@ -5,6 +5,8 @@
 #include "gimp-literal.h"
 #include "test-util.h"
 
+#include <math.h>
+
 typedef unsigned __int128 u128;
 
 static gh_engine *
@@ -361,6 +363,53 @@ test_bad_specs (void)
   gh_engine_free (engine);
 }
 
+/* A hand-made weighted result: CSV integers where exact, else 6 decimals; JSON numerators as
+ * strings past 2^64; GIMP's statistics. */
+static void
+test_text_and_statistics (void)
+{
+  gh_u128 numerators[2 * 4] = { { 0, 0 }, { 0, 65025 }, { 0, 65025 * 3 + 1 }, { 0, 0 },
+                                { 0, 0 }, { 0, 1 },     { 2, 65025 },         { 0, 0 } };
+  double values[8];
+  for (int i = 0; i < 8; i++)
+    values[i] = ((double) numerators[i].hi * 18446744073709551616.0 + numerators[i].lo) / 65025;
+  gh_result result = { 0 };
+  result.channels = result.input_channels = 2;
+  result.weighted = 1;
+  result.bins = 4;
+  result.numerators = numerators;
+  result.values = values;
+  result.denominator = 65025;
+  static const char *const names[] = { "gray", "alpha" };
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream (&text, &size);
+  CHECK (gh_write_csv (out, &result, names) == 0, "CSV written");
+  fclose (out);
+  CHECK (strcmp (text, "bin,gray,alpha\n0,0,0\n1,1,0.000015\n2,3.000015,567373904612367.062776\n"
+                       "3,0,0\n")
+             == 0,
+         "CSV: %s", text);
+  free (text);
+  out = open_memstream (&text, &size);
+  CHECK (gh_write_json (out, &result, names) == 0, "JSON written");
+  fclose (out);
+  CHECK (strstr (text, "\"denominator\": 65025") && strstr (text, "\"36893488147419168257\"")
+             && strstr (text, "\"values\": [0,1,3.000015,0]") && !strstr (text, "\"counts\""),
+         "JSON: %s", text);
+  free (text);
+
+  gh_channel_stats s;
+  const double gray[4] = { 1, 0, 2, 1 };
+  gh_stats_compute_values (gray, 4, &s);
+  /* GIMP: mean of 0, 2/3, 2/3, 1 = 7/12 of the range, the median where 2 * sum > 4. */
+  CHECK (fabs (s.mean - 1.75) < 1e-12 && s.median == 2 && s.weight == 4 && s.pixels == 4
+             && s.min == 0 && s.max == 3 && s.bins_used == 3,
+         "statistics: mean %f median %d weight %f", s.mean, s.median, s.weight);
+  const double expect_sd = sqrt ((1 * 1.75 * 1.75 + 2 * 0.25 * 0.25 + 1 * 1.25 * 1.25) / 4);
+  CHECK (fabs (s.stddev - expect_sd) < 1e-12, "stddev %f, want %f", s.stddev, expect_sd);
+}
+
 int
 main (void)
 {
@@ -369,5 +418,6 @@ main (void)
   test_random_specs ();
   test_narrow_flush ();
   test_bad_specs ();
+  test_text_and_statistics ();
   return test_finish ("engine-weighted");
 }
