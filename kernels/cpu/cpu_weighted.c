@@ -12,6 +12,7 @@
 
 #define MAX_OUT_CHANNELS (GH_MAX_CHANNELS + 2)
 #define FLUSH_PIXELS ((size_t) 65536)
+#define NARROW_COPIES CPU_NARROW_COPIES
 
 #define ALWAYS_INLINE inline __attribute__ ((always_inline))
 
@@ -102,49 +103,62 @@ count_private (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_
     }
 }
 
-/* Adds the narrow counters into the wide table and clears them. */
+/* Adds the narrow counters (NARROW_COPIES tables) into the wide table and clears them. */
 static void
 flush_narrow (uint32_t *narrow, uint64_t *wide, size_t words)
 {
-  for (size_t i = 0; i < words; i++)
-    wide[i] += narrow[i];
-  memset (narrow, 0, words * sizeof *narrow);
+  for (int k = 0; k < NARROW_COPIES; k++)
+    for (size_t i = 0; i < words; i++)
+      wide[i] += narrow[(size_t) k * words + i];
+  memset (narrow, 0, NARROW_COPIES * words * sizeof *narrow);
+}
+
+/* One 8-bit pixel into one narrow table. */
+static ALWAYS_INLINE void
+add_narrow (const cpu_weighted_rules *r, uint32_t *narrow, const uint8_t *s, uint32_t m,
+            const int channels)
+{
+  const int alpha = r->plan.alpha_weighted;
+  const int colour_channels = alpha ? channels - 1 : channels;
+  const uint32_t w = m * (alpha ? s[channels - 1] : 1u);
+  for (int c = 0; c < colour_channels; c++)
+    narrow[c * GH_BINS + s[c]] += w;
+  if (alpha)
+    narrow[(channels - 1) * GH_BINS + s[channels - 1]] += m * r->alpha_full;
+  if (r->plan.derived)
+    {
+      narrow[channels * GH_BINS + gh_value_bin_u8 (s[0], s[1], s[2])] += w;
+      narrow[(channels + 1) * GH_BINS
+             + gh_luminance_bin_from_terms (r->luminance_terms[0][s[0]],
+                                            r->luminance_terms[1][s[1]],
+                                            r->luminance_terms[2][s[2]], GH_BINS)]
+          += w;
+    }
 }
 
 /* Fastest for 8-bit samples and coverage; `channels` a constant in each caller, so that the
- * compiler drops the loops over channels and the tests on the plan. */
+ * compiler drops the loops over channels.  Neighbouring pixels go to different copies of the
+ * table, so that runs of equal pixels (flat areas, gradients) do not wait on each other's
+ * additions. */
 static ALWAYS_INLINE void
 count_narrow (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *coverage,
               size_t begin, size_t end, const cpu_weighted_tables *t, const int channels)
 {
   uint32_t *narrow = t->narrow;
-  memset (narrow, 0, r->table_words * sizeof *narrow);
-  const int alpha = r->plan.alpha_weighted, derived = r->plan.derived;
-  const int colour_channels = alpha ? channels - 1 : channels;
-  const uint32_t alpha_full = r->alpha_full;
+  const size_t words = r->table_words;
+  memset (narrow, 0, NARROW_COPIES * words * sizeof *narrow);
   for (size_t start = begin; start < end; start += FLUSH_PIXELS)
     {
       const size_t stop = end - start < FLUSH_PIXELS ? end : start + FLUSH_PIXELS;
-      for (size_t p = start; p < stop; p++)
-        {
-          const uint8_t *s = samples + p * (size_t) channels;
-          const uint32_t m = coverage ? coverage[p] : 1;
-          const uint32_t w = m * (alpha ? s[channels - 1] : 1u);
-          for (int c = 0; c < colour_channels; c++)
-            narrow[c * GH_BINS + s[c]] += w;
-          if (alpha)
-            narrow[(channels - 1) * GH_BINS + s[channels - 1]] += m * alpha_full;
-          if (derived)
-            {
-              narrow[channels * GH_BINS + gh_value_bin_u8 (s[0], s[1], s[2])] += w;
-              narrow[(channels + 1) * GH_BINS
-                     + gh_luminance_bin_from_terms (r->luminance_terms[0][s[0]],
-                                                    r->luminance_terms[1][s[1]],
-                                                    r->luminance_terms[2][s[2]], GH_BINS)]
-                  += w;
-            }
-        }
-      flush_narrow (narrow, t->wide, r->table_words);
+      size_t p = start;
+      for (; p + NARROW_COPIES <= stop; p += NARROW_COPIES)
+        for (int k = 0; k < NARROW_COPIES; k++)
+          add_narrow (r, narrow + (size_t) k * words, samples + (p + k) * (size_t) channels,
+                      coverage ? coverage[p + k] : 1, channels);
+      for (; p < stop; p++)
+        add_narrow (r, narrow, samples + p * (size_t) channels, coverage ? coverage[p] : 1,
+                    channels);
+      flush_narrow (narrow, t->wide, words);
     }
 }
 

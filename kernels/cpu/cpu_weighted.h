@@ -16,10 +16,12 @@ typedef struct
   double luminance_terms[3][256]; /* GIMP's products of 8-bit levels (gimp_rules.h) */
 } cpu_weighted_rules;
 
+#define CPU_NARROW_COPIES 2
+
 void cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan);
 
-/* Where a thread counts: its own 64-bit table (privatized, fastest), a 32-bit table for
- * fastest's narrow counters, or the table all threads share (global atomics). */
+/* Where a thread counts: its own 64-bit table (privatized, fastest), CPU_NARROW_COPIES 32-bit
+ * tables for fastest's narrow counters, or the table all threads share (global atomics). */
 typedef struct
 {
   uint64_t *wide;
