@@ -209,6 +209,27 @@ check_result (const weighted_image *im, const gh_result *result, const char *wha
   free (want);
 }
 
+/* The engine's own reference (gh_reference_count_spec), which other tests lean on. */
+static void
+check_engine_reference (const weighted_image *im)
+{
+  const int bins = im->spec.bytes_per_sample == 1 ? 256 : im->bins;
+  const size_t n = (size_t) (im->spec.channels + (im->spec.derived ? 2 : 0)) * bins;
+  gh_u128 *sums = calloc (n, sizeof *sums);
+  u128 *want = calloc (n, sizeof *want);
+  gh_reference_count_spec (&im->spec, bins, im->pixels, im->stride, im->coverage,
+                           im->coverage_stride, sums);
+  expected_sums (&im->spec, bins, im->pixels, im->stride, im->coverage, im->coverage_stride, want);
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; i++)
+    wrong += (((u128) sums[i].hi << 64) | sums[i].lo) != want[i];
+  char what[256];
+  describe (what, sizeof what, im, 0, 0);
+  CHECK (wrong == 0, "gh_reference_count_spec, %s: %zu bins off", what, wrong);
+  free (sums);
+  free (want);
+}
+
 static void
 run_and_check (const weighted_image *im, unsigned methods, int repetitions, size_t budget)
 {
@@ -294,6 +315,7 @@ test_random_specs (void)
       const size_t budget = round % 3 ? 2 * row * (1 + test_random () % 4) : 0;
       for (int m = -1; m < GH_N_METHODS; m++)
         run_and_check (&im, m < 0 ? GH_ALL_METHODS : GH_METHOD_BIT (m), 1, budget);
+      check_engine_reference (&im);
       run_and_check (&im, 0, 0, budget); /* FASTEST, in the background strip by strip */
       image_free (&im);
     }
