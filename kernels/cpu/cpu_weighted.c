@@ -22,7 +22,7 @@ cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan)
   rules->plan = *plan;
   rules->table_words = (size_t) plan->out_channels * (size_t) plan->bins;
   rules->alpha_full = gh_full_scale (plan->bytes_per_sample);
-  gh_luminance_terms_u8 (rules->luminance_terms);
+  gh_luminance_fixed_u8 (rules->luminance_fixed);
 }
 
 static ALWAYS_INLINE uint32_t
@@ -61,9 +61,7 @@ pixel_bins (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *
   if (plan->bytes_per_sample == 1)
     {
       bin[channels] = gh_value_bin_u8 (s[0], s[1], s[2]);
-      bin[channels + 1]
-          = gh_luminance_bin_from_terms (r->luminance_terms[0][s[0]], r->luminance_terms[1][s[1]],
-                                         r->luminance_terms[2][s[2]], GH_BINS);
+      bin[channels + 1] = gh_luminance_bin_u8_fixed (r->luminance_fixed, s[0], s[1], s[2]);
     }
   else
     {
@@ -73,9 +71,10 @@ pixel_bins (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *
     }
 }
 
+/* One pixel at a time into the thread's table, or with an atomic add into the shared one. */
 static void
-count_shared (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *coverage,
-              size_t begin, size_t end, _Atomic uint64_t *shared)
+count_pixels (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *coverage,
+              size_t begin, size_t end, uint64_t *table, _Atomic uint64_t *shared)
 {
   const size_t bins = (size_t) r->plan.bins;
   for (size_t p = begin; p < end; p++)
@@ -84,22 +83,11 @@ count_shared (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t
       uint32_t w[MAX_OUT_CHANNELS];
       pixel_bins (r, samples, coverage, p, bin, w);
       for (int c = 0; c < r->plan.out_channels; c++)
-        atomic_fetch_add_explicit (&shared[(size_t) c * bins + bin[c]], w[c], memory_order_relaxed);
-    }
-}
-
-static void
-count_private (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *coverage,
-               size_t begin, size_t end, uint64_t *table)
-{
-  const size_t bins = (size_t) r->plan.bins;
-  for (size_t p = begin; p < end; p++)
-    {
-      int bin[MAX_OUT_CHANNELS];
-      uint32_t w[MAX_OUT_CHANNELS];
-      pixel_bins (r, samples, coverage, p, bin, w);
-      for (int c = 0; c < r->plan.out_channels; c++)
-        table[(size_t) c * bins + bin[c]] += w[c];
+        if (shared)
+          atomic_fetch_add_explicit (&shared[(size_t) c * bins + bin[c]], w[c],
+                                     memory_order_relaxed);
+        else
+          table[(size_t) c * bins + bin[c]] += w[c];
     }
 }
 
@@ -129,9 +117,7 @@ add_narrow (const cpu_weighted_rules *r, uint32_t *narrow, const uint8_t *s, uin
     {
       narrow[channels * GH_BINS + gh_value_bin_u8 (s[0], s[1], s[2])] += w;
       narrow[(channels + 1) * GH_BINS
-             + gh_luminance_bin_from_terms (r->luminance_terms[0][s[0]],
-                                            r->luminance_terms[1][s[1]],
-                                            r->luminance_terms[2][s[2]], GH_BINS)]
+             + gh_luminance_bin_u8_fixed (r->luminance_fixed, s[0], s[1], s[2])]
           += w;
     }
 }
@@ -168,7 +154,7 @@ count_fastest (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_
 {
   if (r->plan.bytes_per_sample != 1 || r->plan.coverage_bytes > 1)
     {
-      count_private (r, samples, coverage, begin, end, t->wide);
+      count_pixels (r, samples, coverage, begin, end, t->wide, NULL);
       return;
     }
   switch (r->plan.channels)
@@ -187,12 +173,12 @@ cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, const uin
 {
   if (method == GH_METHOD_GLOBAL_ATOMICS)
     {
-      count_shared (rules, samples, coverage, begin, end, tables->shared);
+      count_pixels (rules, samples, coverage, begin, end, NULL, tables->shared);
       return;
     }
   memset (tables->wide, 0, rules->table_words * sizeof *tables->wide);
   if (method == GH_METHOD_FASTEST)
     count_fastest (rules, samples, coverage, begin, end, tables);
   else
-    count_private (rules, samples, coverage, begin, end, tables->wide);
+    count_pixels (rules, samples, coverage, begin, end, tables->wide, NULL);
 }

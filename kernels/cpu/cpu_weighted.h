@@ -13,7 +13,7 @@ typedef struct
   gh_run_plan plan;
   size_t table_words; /* out_channels * bins */
   uint32_t alpha_full;
-  double luminance_terms[3][256]; /* GIMP's products of 8-bit levels (gimp_rules.h) */
+  uint32_t luminance_fixed[3][256]; /* 8-bit luminance in fixed point (gimp_rules.h) */
 } cpu_weighted_rules;
 
 #define CPU_NARROW_COPIES 2

@@ -32,6 +32,11 @@
  *   gh_result_clear (&result);
  *   gh_engine_free (engine);
  *
+ * GIMP's own histogram weighs pixels (selection coverage, alpha) and adds Value and Luminance: a
+ * run asks for that through gh_run_spec and gh_run_begin_spec (filling gh_run_coverage_buffer
+ * beside each strip), and its result holds exact numerators over one denominator, and values in
+ * pixels; gh_histogram_spec is the whole loop.
+ *
  * Strips bound the memory: the engine never holds more than the memory budget (256 MiB unless
  * the options or GPUHIST_MEMORY_BUDGET say otherwise) of pinned host memory, nor of device memory,
  * whatever the image size.  The caller fills the strip buffer directly, so that pixels go from

@@ -9,22 +9,6 @@
 
 typedef unsigned __int128 u128;
 
-static gh_engine *
-cpu_engine (unsigned methods, int repetitions, size_t budget, int bins)
-{
-  gh_options options;
-  gh_options_init (&options);
-  options.backend = GH_BACKEND_CPU;
-  options.methods = methods;
-  options.repetitions = repetitions;
-  options.memory_budget = budget;
-  options.bins = bins;
-  gh_error error;
-  gh_engine *engine = gh_engine_new (&options, &error);
-  CHECK (engine != NULL, "CPU engine: %s", error.message);
-  return engine;
-}
-
 static unsigned
 sample (const void *row, int bytes, size_t i)
 {
@@ -235,7 +219,7 @@ run_and_check (const weighted_image *im, unsigned methods, int repetitions, size
 {
   char what[256];
   describe (what, sizeof what, im, methods, budget);
-  gh_engine *engine = cpu_engine (methods, repetitions, budget, im->bins);
+  gh_engine *engine = test_cpu_engine (methods, repetitions, budget, im->bins);
   gh_result result;
   gh_error error;
   gh_status status = gh_histogram_spec (engine, &im->spec, im->pixels, im->stride, im->coverage,
@@ -271,7 +255,7 @@ test_full_weights (void)
         gh_reference_count16 ((const uint16_t *) im.pixels, width, height, channels, im.stride,
                               im.bins, today);
       gh_engine *engine
-          = cpu_engine (GH_ALL_METHODS, 1, 4 * (size_t) width * channels * 2, im.bins);
+          = test_cpu_engine (GH_ALL_METHODS, 1, 4 * (size_t) width * channels * 2, im.bins);
       gh_result result;
       gh_error error;
       gh_status status = gh_histogram_spec (engine, &spec, im.pixels, im.stride, im.coverage,
@@ -342,7 +326,7 @@ test_narrow_flush (void)
 static void
 test_bad_specs (void)
 {
-  gh_engine *engine = cpu_engine (0, 0, 0, 0);
+  gh_engine *engine = test_cpu_engine (0, 0, 0, 0);
   static const struct
   {
     int channels, coverage_bytes, alpha_weighted, derived;
