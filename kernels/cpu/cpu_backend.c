@@ -552,5 +552,4 @@ const gh_backend_ops gh_cpu_backend_ops = {
   .pattern_strip = NULL,
   .run_end = cpu_run_end,
   .run_abort = cpu_run_abort,
-  .counts_weighted = 1,
 };

@@ -136,5 +136,4 @@ const gh_backend_ops gh_simulated_gpu_ops = {
   .pattern_strip = NULL,
   .run_end = simulated_run_end,
   .run_abort = simulated_run_abort,
-  .counts_weighted = 1,
 };

@@ -86,10 +86,6 @@ extern "C"
     /* Frees the process's device context once no backend is open (gh_release_gpu); NULL where
      * there is none. */
     void (*release_device) (void);
-    /* 1 when run_begin takes every plan; 0 (unset) when it counts plain runs only
-     * (gh_plan_plain), and the engine refuses the others with GH_ERROR_UNSUPPORTED rather than
-     * hand the backend a plan whose weights it would not see. */
-    int counts_weighted;
   } gh_backend_ops;
 
   extern const gh_backend_ops gh_cpu_backend_ops;

@@ -270,12 +270,13 @@ extern "C"
    * the product with (float) (bins - 1) is rounded to float, and that float is rounded half up
    * (SIGNED_ROUND is floor (x + 0.5)).  Where the exact s * (bins - 1) / 65535 lies just below
    * k + 0.5 but its float product is k + 0.5 (or above it), the sample goes to bin k + 1, as in
-   * GIMP.  Value takes the largest of the three floats; Luminance is
-   * 0.22248840 r + 0.71690369 g + 0.06060791 b summed in double from the left and stored in a
-   * float before it is binned, as GIMP_RGB_LUMINANCE is: a luminance within a float's rounding
-   * of a bin boundary lands where GIMP's float lands, not where the exact sum would.  Under
-   * SHIFT a 16-bit luminance is first GIMP's float rounded to a 16-bit level (GIMP's rule at
-   * 65536 bins), then binned as a sample of that level.  8-bit samples: bin = s under both. */
+   * GIMP (1 level of 65536 at 1024 bins, 7 at 4096, none at 256 or 65536).  Value takes the largest
+   * of the three floats; Luminance is 0.22248840 r + 0.71690369 g + 0.06060791 b summed in double
+   * from the left and stored in a float before it is binned, as GIMP_RGB_LUMINANCE is: a luminance
+   * within a float's rounding of a bin boundary lands where GIMP's float lands, not where the exact
+   * sum would (68 of the 2^24 8-bit triples).  Under SHIFT a 16-bit luminance is first GIMP's float
+   * rounded to a 16-bit level (GIMP's rule at 65536 bins), then binned as a sample of that level.
+   * 8-bit samples: bin = s under both. */
 
   /* A run in full: what the samples are and what is counted.  gh_run_spec_init fills the
    * defaults (an unweighted run, today's counts); gh_run_begin_spec checks the combination. */
