@@ -301,10 +301,11 @@ choose_method (const gh_run *run, int *chosen, gh_error *error)
   return GH_OK;
 }
 
+/* The nearest double, rounded once (gcc's unsigned __int128). */
 static double
 u128_to_double (gh_u128 x)
 {
-  return (double) x.hi * 18446744073709551616.0 + (double) x.lo;
+  return (double) ((unsigned __int128) x.hi << 64 | x.lo);
 }
 
 /* Takes the chosen table (zeros when only the read-only pass ran) and the values in pixels. */

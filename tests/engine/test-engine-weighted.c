@@ -416,6 +416,76 @@ test_text_and_statistics (void)
   CHECK (fabs (s.stddev - expect_sd) < 1e-12, "stddev %f, want %f", s.stddev, expect_sd);
 }
 
+/* The CPU backend's fold of each strip's 64-bit sums into 128 bits, past 2^64: driven through
+ * backend.h with sink tables that already hold nearly 2^64 (a full-size run would need 2^32
+ * full-weight pixels in one bin, minutes here; the GPU huge test counts one). */
+static void
+test_fold_past_2_64 (void)
+{
+  const size_t pixels = 5000, bins = 1024, start = UINT64_MAX - 1000;
+  gh_options options;
+  gh_options_init (&options);
+  options.cpu_threads = 2;
+  char line[64];
+  gh_error error = { GH_OK, "" };
+  void *backend = gh_cpu_backend_ops.open (&options, GH_FAULT_NONE, line, sizeof line, &error);
+  gh_run_plan plan = { .channels = 2,
+                       .bytes_per_sample = 2,
+                       .bins = (int) bins,
+                       .shift = 6,
+                       .coverage_bytes = 2,
+                       .alpha_weighted = 1,
+                       .out_channels = 2,
+                       .coverage_offset = pixels * 4,
+                       .strip_capacity = pixels * 4,
+                       .methods = GH_ALL_METHODS,
+                       .repetitions = 1 };
+  gh_run_sink sink = { 0 };
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      sink.rep_ms[m] = calloc (1, sizeof (double));
+      sink.weighted[m] = m == GH_METHOD_READ_ONLY ? NULL : calloc (2 * bins, sizeof (gh_u128));
+      for (size_t i = 0; sink.weighted[m] && i < 2 * bins; i++)
+        sink.weighted[m][i].lo = start;
+    }
+  void *run = gh_cpu_backend_ops.run_begin (backend, &plan, &sink, &error);
+  uint8_t *staging = gh_cpu_backend_ops.staging (run);
+  uint16_t *samples = (uint16_t *) staging, *coverage = (uint16_t *) (staging + pixels * 4);
+  u128 want[2 * 1024];
+  for (size_t i = 0; i < 2 * bins; i++)
+    want[i] = start;
+  const u128 full = (u128) 65535 * 65535;
+  for (size_t p = 0; p < pixels; p++)
+    {
+      samples[2 * p] = (uint16_t) test_random ();
+      samples[2 * p + 1] = 65535;
+      coverage[p] = 65535;
+      want[samples[2 * p] >> 6] += 3 * full;
+      want[bins + 1023] += 3 * full;
+    }
+  for (int strip = 0; strip < 3; strip++)
+    CHECK (gh_cpu_backend_ops.strip (run, pixels * 4, &error) == GH_OK, "strip: %s", error.message);
+  gh_cpu_backend_ops.run_end (run, &error);
+  for (int m = 0; m < GH_METHOD_READ_ONLY; m++)
+    {
+      size_t wrong = 0, carried = 0;
+      for (size_t i = 0; i < 2 * bins; i++)
+        {
+          const u128 got = (u128) sink.weighted[m][i].hi << 64 | sink.weighted[m][i].lo;
+          wrong += got != want[i];
+          carried += sink.weighted[m][i].hi != 0;
+        }
+      CHECK (wrong == 0 && carried > 0, "%s: %zu sums off, %zu past 2^64",
+             gh_method_name ((gh_method) m), wrong, carried);
+    }
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      free (sink.weighted[m]);
+      free (sink.rep_ms[m]);
+    }
+  gh_cpu_backend_ops.close (backend);
+}
+
 int
 main (void)
 {
@@ -425,5 +495,6 @@ main (void)
   test_narrow_flush ();
   test_bad_specs ();
   test_text_and_statistics ();
+  test_fold_past_2_64 ();
   return test_finish ("engine-weighted");
 }
