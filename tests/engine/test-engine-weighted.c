@@ -486,6 +486,29 @@ test_fold_past_2_64 (void)
   gh_cpu_backend_ops.close (backend);
 }
 
+/* Every 8-bit RGB triple once (a 4096 x 4096 RGBA image, alpha and coverage random), value and
+ * luminance through the engine, every method, against GIMP's literal arithmetic. */
+static void
+test_every_triple (void)
+{
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, 4096, 4096, 4, 1);
+  spec.coverage_bytes = 1;
+  spec.alpha_weighted = 1;
+  spec.derived = 1;
+  weighted_image im;
+  image_new (&im, &spec, 256, 0);
+  for (uint32_t rgb = 0; rgb < (1u << 24); rgb++)
+    {
+      uint8_t *pixel = im.pixels + (size_t) (rgb >> 12) * im.stride + (size_t) (rgb & 4095) * 4;
+      pixel[0] = (uint8_t) (rgb >> 16);
+      pixel[1] = (uint8_t) (rgb >> 8);
+      pixel[2] = (uint8_t) rgb;
+    }
+  run_and_check (&im, GH_ALL_METHODS, 1, 0);
+  image_free (&im);
+}
+
 int
 main (void)
 {
@@ -496,5 +519,6 @@ main (void)
   test_bad_specs ();
   test_text_and_statistics ();
   test_fold_past_2_64 ();
+  test_every_triple ();
   return test_finish ("engine-weighted");
 }
