@@ -305,19 +305,26 @@ test_random_specs (void)
     }
 }
 
+/* An 8-bit RGBA image as the plug-in counts it: coverage, alpha weighting, value and luminance. */
+static void
+rgba_image_new (weighted_image *im, int width, int height, int full)
+{
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, width, height, 4, 1);
+  spec.coverage_bytes = 1;
+  spec.alpha_weighted = 1;
+  spec.derived = 1;
+  image_new (im, &spec, 256, full);
+}
+
 /* The narrow 32-bit counters of FASTEST, flushed before they overflow: one bin takes every
  * pixel of a strip at the largest 8-bit weight, 255 * 255, far past 2^32 / 65025 pixels. */
 static void
 test_narrow_flush (void)
 {
-  gh_run_spec spec;
-  gh_run_spec_init (&spec, 1000, 300, 4, 1);
-  spec.coverage_bytes = 1;
-  spec.alpha_weighted = 1;
-  spec.derived = 1;
   weighted_image im;
-  image_new (&im, &spec, 256, 1);
-  memset (im.pixels, 255, im.stride * spec.height);
+  rgba_image_new (&im, 1000, 300, 1);
+  memset (im.pixels, 255, im.stride * im.spec.height);
   for (int m = 0; m < GH_N_METHODS; m++)
     run_and_check (&im, GH_METHOD_BIT (m), 1, 0);
   image_free (&im);
@@ -491,13 +498,8 @@ test_fold_past_2_64 (void)
 static void
 test_every_triple (void)
 {
-  gh_run_spec spec;
-  gh_run_spec_init (&spec, 4096, 4096, 4, 1);
-  spec.coverage_bytes = 1;
-  spec.alpha_weighted = 1;
-  spec.derived = 1;
   weighted_image im;
-  image_new (&im, &spec, 256, 0);
+  rgba_image_new (&im, 4096, 4096, 0);
   for (uint32_t rgb = 0; rgb < (1u << 24); rgb++)
     {
       uint8_t *pixel = im.pixels + (size_t) (rgb >> 12) * im.stride + (size_t) (rgb & 4095) * 4;
