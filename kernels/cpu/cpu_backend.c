@@ -417,6 +417,8 @@ cpu_run_free (cpu_run *run)
   free (run->staging[1]);
   free (run->thread_tables);
   free ((void *) run->shared_table);
+  if (run->weighted)
+    cpu_weighted_rules_clear (run->weighted);
   free (run->weighted);
   free (run->wide_tables);
   free (run->narrow_tables);
@@ -432,7 +434,8 @@ alloc_weighted (cpu_run *run)
   run->weighted = malloc (sizeof *run->weighted);
   if (!run->weighted)
     return -1;
-  cpu_weighted_rules_init (run->weighted, &run->plan);
+  if (cpu_weighted_rules_init (run->weighted, &run->plan) != 0)
+    return -1;
   const size_t words = run->weighted->table_words;
   run->wide_tables = calloc (threads * words, sizeof (uint64_t));
   run->narrow_tables = calloc (threads * CPU_NARROW_COPIES * words, sizeof (uint32_t));

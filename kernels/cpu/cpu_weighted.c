@@ -8,6 +8,7 @@
 #include "cpu_weighted.h"
 #include "gimp_rules.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_OUT_CHANNELS (GH_MAX_CHANNELS + 2)
@@ -16,13 +17,36 @@
 
 #define ALWAYS_INLINE inline __attribute__ ((always_inline))
 
-void
+int
 cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan)
 {
   rules->plan = *plan;
   rules->table_words = (size_t) plan->out_channels * (size_t) plan->bins;
   rules->alpha_full = gh_full_scale (plan->bytes_per_sample);
   gh_luminance_fixed_u8 (rules->luminance_fixed);
+  rules->level_bins = NULL;
+  rules->level_floats = NULL;
+  if (plan->bytes_per_sample != 2)
+    return 0;
+  rules->level_bins = malloc (65536 * sizeof *rules->level_bins);
+  rules->level_floats = malloc (65536 * sizeof *rules->level_floats);
+  if (!rules->level_bins || !rules->level_floats)
+    return -1;
+  for (uint32_t s = 0; s < 65536; s++)
+    {
+      rules->level_bins[s] = (uint32_t) gh_bin_u16 (s, plan->binning, plan->bins, plan->shift);
+      rules->level_floats[s] = gh_gimp_float_u16 (s);
+    }
+  return 0;
+}
+
+void
+cpu_weighted_rules_clear (cpu_weighted_rules *rules)
+{
+  free (rules->level_bins);
+  free (rules->level_floats);
+  rules->level_bins = NULL;
+  rules->level_floats = NULL;
 }
 
 static ALWAYS_INLINE uint32_t
@@ -46,9 +70,7 @@ pixel_bins (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *
       const size_t i = p * (size_t) channels + (size_t) c;
       s[c] = plan->bytes_per_sample == 1 ? samples[i]
                                          : ((const uint16_t *) (const void *) samples)[i];
-      bin[c] = plan->bytes_per_sample == 1
-                   ? (int) s[c]
-                   : gh_bin_u16 (s[c], plan->binning, plan->bins, plan->shift);
+      bin[c] = plan->bytes_per_sample == 1 ? (int) s[c] : (int) r->level_bins[s[c]];
     }
   const uint32_t m = coverage_at (coverage, plan->coverage_bytes, p);
   const uint32_t colour = gh_weight_product (m, plan->alpha_weighted ? s[channels - 1] : 1);
@@ -65,9 +87,12 @@ pixel_bins (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *
     }
   else
     {
-      bin[channels] = gh_value_bin_u16 (s[0], s[1], s[2], plan->binning, plan->bins, plan->shift);
-      bin[channels + 1]
-          = gh_luminance_bin_u16 (s[0], s[1], s[2], plan->binning, plan->bins, plan->shift);
+      /* The bin of the largest level: the rules are monotonic (gh_value_bin_u16). */
+      const uint32_t rg = s[0] > s[1] ? s[0] : s[1];
+      bin[channels] = (int) r->level_bins[rg > s[2] ? rg : s[2]];
+      bin[channels + 1] = gh_luminance_bin_of_floats (r->level_floats[s[0]], r->level_floats[s[1]],
+                                                      r->level_floats[s[2]], plan->binning,
+                                                      plan->bins, plan->shift);
     }
 }
 

@@ -14,11 +14,17 @@ typedef struct
   size_t table_words; /* out_channels * bins */
   uint32_t alpha_full;
   uint32_t luminance_fixed[3][256]; /* 8-bit luminance in fixed point (gimp_rules.h) */
+  /* 16-bit samples: every level's bin under the run's rule, and its float (for luminance),
+   * looked up rather than divided for every sample. */
+  uint32_t *level_bins;
+  float *level_floats;
 } cpu_weighted_rules;
 
 #define CPU_NARROW_COPIES 2
 
-void cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan);
+/* 0, or -1 when the tables could not be had; cpu_weighted_rules_clear frees them either way. */
+int cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan);
+void cpu_weighted_rules_clear (cpu_weighted_rules *rules);
 
 /* Where a thread counts: its own 64-bit table (privatized, fastest), CPU_NARROW_COPIES 32-bit
  * tables for fastest's narrow counters, or the table all threads share (global atomics). */

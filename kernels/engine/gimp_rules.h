@@ -166,15 +166,22 @@ gh_luminance_bin_u8_fixed (const uint32_t fixed[3][256], uint32_t r, uint32_t g,
   return (int) (sum >> GH_LUMINANCE_FRACTION_BITS) + (fraction > GH_LUMINANCE_HALF);
 }
 
-/* Luminance of 16-bit R, G, B.  GIMP: its float rule at `bins`.  SHIFT: the 16-bit level
- * GIMP's float rounds to (its rule at 65536 bins), then >> shift, as a sample of that level. */
+/* Luminance of the floats of 16-bit R, G, B (gh_gimp_float_u16).  GIMP: its float rule at
+ * `bins`.  SHIFT: the 16-bit level GIMP's float rounds to (its rule at 65536 bins), then
+ * >> shift, as a sample of that level. */
+GH_HOST_DEVICE static inline int
+gh_luminance_bin_of_floats (float r, float g, float b, gh_binning binning, int bins, int shift)
+{
+  const float l = gh_gimp_luminance (r, g, b);
+  return binning == GH_BINNING_GIMP ? gh_gimp_bin_of_float (l, bins)
+                                    : gh_gimp_bin_of_float (l, 65536) >> shift;
+}
+
 GH_HOST_DEVICE static inline int
 gh_luminance_bin_u16 (uint32_t r, uint32_t g, uint32_t b, gh_binning binning, int bins, int shift)
 {
-  const float l
-      = gh_gimp_luminance (gh_gimp_float_u16 (r), gh_gimp_float_u16 (g), gh_gimp_float_u16 (b));
-  return binning == GH_BINNING_GIMP ? gh_gimp_bin_of_float (l, bins)
-                                    : gh_gimp_bin_of_float (l, 65536) >> shift;
+  return gh_luminance_bin_of_floats (gh_gimp_float_u16 (r), gh_gimp_float_u16 (g),
+                                     gh_gimp_float_u16 (b), binning, bins, shift);
 }
 
 /* Weights (gh_run_plan): a colour sample adds m * a, the alpha sample m * alpha_full; one pixel
