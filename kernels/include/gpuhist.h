@@ -216,7 +216,7 @@ extern "C"
     double *values;       /* every run: channels * bins counts in pixels (numerator / denominator,
                              the nearest double) */
     uint64_t samples;     /* samples counted per channel (the pixel count) */
-    uint64_t bytes;       /* bytes read per pass */
+    uint64_t bytes;       /* bytes read per pass: samples, and the coverage plane */
     gh_timing timing[GH_N_TIMINGS];
     int used_gpu;
     char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
@@ -303,7 +303,9 @@ extern "C"
   void gh_run_spec_init (gh_run_spec *spec, int width, int height, int channels,
                          int bytes_per_sample);
   /* INVALID_ARGUMENT, nothing counted, for a coverage plane of another size than 0, 1 or 2 bytes,
-   * alpha weighting on a 1- or 3-channel run, derived channels on a 1- or 2-channel run. */
+   * alpha weighting on a 1- or 3-channel run, derived channels on a 1- or 2-channel run.
+   * UNSUPPORTED where the backend cannot count the spec: for now the CUDA backend, for anything
+   * but today's runs (no weights, no derived channels, SHIFT binning); the CPU counts all. */
   gh_run *gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error);
   /* The strip's coverage plane: max_rows * width * coverage_bytes bytes, row by row, filled with
    * the same rows as the strip buffer before gh_run_submit_strip; NULL without a plane. */
