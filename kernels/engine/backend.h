@@ -43,9 +43,11 @@ extern "C"
     int derived;
     int out_channels;       /* channels + 2 when derived */
     size_t coverage_offset; /* the coverage plane's offset in the staging buffer (after
-                               strip_capacity sample bytes); a strip of n pixels has n planes
-                               bytes there, row by row */
-    size_t strip_capacity;  /* bytes; whole rows, and below 2^32 samples per channel */
+                               strip_capacity sample bytes); a strip of n pixels has
+                               n * coverage_bytes bytes there, row by row.  A staging buffer
+                               holds gh_plan_staging_bytes (plan) bytes */
+    size_t strip_capacity;  /* sample bytes; whole rows, below 2^31 bytes (so below 2^31
+                               pixels, and a strip's weighted sums below 2^63) */
     unsigned methods;       /* never 0: the engine turns 0 into FASTEST */
     int repetitions;        /* 0: FASTEST once, untimed and asynchronous */
     int warmup;
@@ -126,6 +128,45 @@ extern "C"
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return (uint32_t) (z ^ (z >> 31));
+  }
+
+  /* Adds a strip's 64-bit sum into a 128-bit total (the fold of gh_run_plan's comment). */
+  static inline GH_HOST_DEVICE void
+  gh_u128_add64 (gh_u128 *total, uint64_t add)
+  {
+    const uint64_t lo = total->lo + add;
+    total->hi += lo < add;
+    total->lo = lo;
+  }
+
+  /* Pixels a full strip holds, and the staging buffer's size: the samples, then the coverage
+   * plane at coverage_offset. */
+  static inline GH_HOST_DEVICE size_t
+  gh_plan_strip_pixels (const gh_run_plan *plan)
+  {
+    return plan->strip_capacity / ((size_t) plan->channels * (size_t) plan->bytes_per_sample);
+  }
+
+  static inline GH_HOST_DEVICE size_t
+  gh_plan_staging_bytes (const gh_run_plan *plan)
+  {
+    return plan->coverage_offset + gh_plan_strip_pixels (plan) * (size_t) plan->coverage_bytes;
+  }
+
+  /* A weighted run: its sums go to sink.weighted, not sink.counts. */
+  static inline GH_HOST_DEVICE int
+  gh_plan_weighted (const gh_run_plan *plan)
+  {
+    return plan->coverage_bytes > 0 || plan->alpha_weighted;
+  }
+
+  /* Today's run: no weights, no derived channels, 16-bit samples binned by SHIFT.  Backends keep
+   * their original code path (and speed) for these. */
+  static inline GH_HOST_DEVICE int
+  gh_plan_plain (const gh_run_plan *plan)
+  {
+    return !gh_plan_weighted (plan) && !plan->derived
+           && (plan->bytes_per_sample == 1 || plan->binning == GH_BINNING_SHIFT);
   }
 
 #ifdef __cplusplus
