@@ -12,7 +12,8 @@ namespace gh
 namespace
 {
 
-using fast_fn = void (*) (const uint8_t *, const uint8_t *, size_t, int, unsigned long long *);
+using fast_fn = void (*) (const uint8_t *, const uint8_t *, size_t, int, unsigned long long *,
+                          unsigned int, unsigned int);
 
 /* Alpha weighting needs 2 or 4 channels, derived channels 3 or 4; with neither and no plane the
  * run is an unweighted one (hist_kernels.cuh). */
@@ -213,7 +214,7 @@ launch_weighted (const weighted_plan &plan, const weighted_job &job, int channel
         run.alpha_weighted = job.alpha_weighted;
         run.derived = job.derived;
         fast_kernel_for (run)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-            job.samples, job.coverage, job.pixels, plan.flush_every, job.out);
+            job.samples, job.coverage, job.pixels, plan.flush_every, job.out, 128u, 256u);
         break;
       }
     case kShared64:
