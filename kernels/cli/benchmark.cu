@@ -68,18 +68,6 @@ struct kernel_row
   timing t = {};
 };
 
-#define BENCH_CHECK(call, what)                                                                    \
-  do                                                                                               \
-    {                                                                                              \
-      cudaError_t code_ = (call);                                                                  \
-      if (code_ != cudaSuccess)                                                                    \
-        {                                                                                          \
-          gh_error_set (error, GH_ERROR_GPU_FAILED, "%s: %s", what, cudaGetErrorString (code_));   \
-          return GH_ERROR_GPU_FAILED;                                                              \
-        }                                                                                          \
-    }                                                                                              \
-  while (0)
-
 class bench
 {
 public:

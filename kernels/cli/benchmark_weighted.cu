@@ -22,18 +22,6 @@ constexpr int kSide = 16384;
 constexpr size_t kPixels = static_cast<size_t> (kSide) * kSide;
 constexpr int kOut = 6; /* R, G, B, A, Value, Luminance */
 
-#define WB_CHECK(call, what)                                                                       \
-  do                                                                                               \
-    {                                                                                              \
-      cudaError_t code_ = (call);                                                                  \
-      if (code_ != cudaSuccess)                                                                    \
-        {                                                                                          \
-          gh_error_set (error, GH_ERROR_GPU_FAILED, "%s: %s", what, cudaGetErrorString (code_));   \
-          return GH_ERROR_GPU_FAILED;                                                              \
-        }                                                                                          \
-    }                                                                                              \
-  while (0)
-
 struct row
 {
   std::string name;
@@ -90,25 +78,25 @@ time_row (row &r, int repetitions, cudaStream_t stream, unsigned long long *tabl
   std::vector<cudaEvent_t> start (repetitions), stop (repetitions);
   for (int k = 0; k < repetitions; k++)
     {
-      WB_CHECK (cudaEventCreate (&start[k]), "creating an event");
-      WB_CHECK (cudaEventCreate (&stop[k]), "creating an event");
+      BENCH_CHECK (cudaEventCreate (&start[k]), "creating an event");
+      BENCH_CHECK (cudaEventCreate (&stop[k]), "creating an event");
     }
   for (int k = -2; k < repetitions; k++)
     {
-      WB_CHECK (cudaMemsetAsync (table, 0, kOut * GH_BINS * 8, stream), "clearing");
+      BENCH_CHECK (cudaMemsetAsync (table, 0, kOut * GH_BINS * 8, stream), "clearing");
       if (k >= 0)
-        WB_CHECK (cudaEventRecord (start[k], stream), "recording");
+        BENCH_CHECK (cudaEventRecord (start[k], stream), "recording");
       r.launch ();
       if (k >= 0)
-        WB_CHECK (cudaEventRecord (stop[k], stream), "recording");
+        BENCH_CHECK (cudaEventRecord (stop[k], stream), "recording");
     }
-  WB_CHECK (cudaGetLastError (), r.name.c_str ());
-  WB_CHECK (cudaStreamSynchronize (stream), r.name.c_str ());
+  BENCH_CHECK (cudaGetLastError (), r.name.c_str ());
+  BENCH_CHECK (cudaStreamSynchronize (stream), r.name.c_str ());
   std::vector<double> ms (repetitions);
   for (int k = 0; k < repetitions; k++)
     {
       float elapsed = 0;
-      WB_CHECK (cudaEventElapsedTime (&elapsed, start[k], stop[k]), "reading a timer");
+      BENCH_CHECK (cudaEventElapsedTime (&elapsed, start[k], stop[k]), "reading a timer");
       ms[k] = elapsed;
       cudaEventDestroy (start[k]);
       cudaEventDestroy (stop[k]);
@@ -125,13 +113,14 @@ gh_status
 verify_row (row &r, const std::vector<gh_u128> &expected, const char *input, cudaStream_t stream,
             unsigned long long *table, gh_error *error)
 {
-  WB_CHECK (cudaMemsetAsync (table, 0, kOut * GH_BINS * 8, stream), "clearing");
+  BENCH_CHECK (cudaMemsetAsync (table, 0, kOut * GH_BINS * 8, stream), "clearing");
   r.launch ();
-  WB_CHECK (cudaGetLastError (), r.name.c_str ());
+  BENCH_CHECK (cudaGetLastError (), r.name.c_str ());
   std::vector<unsigned long long> got (kOut * GH_BINS);
-  WB_CHECK (cudaMemcpyAsync (got.data (), table, got.size () * 8, cudaMemcpyDeviceToHost, stream),
-            "reading sums");
-  WB_CHECK (cudaStreamSynchronize (stream), r.name.c_str ());
+  BENCH_CHECK (
+      cudaMemcpyAsync (got.data (), table, got.size () * 8, cudaMemcpyDeviceToHost, stream),
+      "reading sums");
+  BENCH_CHECK (cudaStreamSynchronize (stream), r.name.c_str ());
   for (size_t i = 0; i < got.size (); i++)
     if (expected[i].hi != 0 || got[i] != expected[i].lo)
       {
@@ -168,12 +157,12 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
   uint8_t *host = nullptr, *host_cov = nullptr, *samples = nullptr, *coverage = nullptr;
   unsigned long long *table = nullptr;
   unsigned int *sink = nullptr;
-  WB_CHECK (cudaMallocHost (&host, bytes), "allocating pinned memory");
-  WB_CHECK (cudaMallocHost (&host_cov, plane), "allocating pinned memory");
-  WB_CHECK (cudaMalloc (&samples, bytes + 16), "allocating");
-  WB_CHECK (cudaMalloc (&coverage, plane + 16), "allocating");
-  WB_CHECK (cudaMalloc (&table, kOut * GH_BINS * 8), "allocating");
-  WB_CHECK (cudaMalloc (&sink, 4), "allocating");
+  BENCH_CHECK (cudaMallocHost (&host, bytes), "allocating pinned memory");
+  BENCH_CHECK (cudaMallocHost (&host_cov, plane), "allocating pinned memory");
+  BENCH_CHECK (cudaMalloc (&samples, bytes + 16), "allocating");
+  BENCH_CHECK (cudaMalloc (&coverage, plane + 16), "allocating");
+  BENCH_CHECK (cudaMalloc (&table, kOut * GH_BINS * 8), "allocating");
+  BENCH_CHECK (cudaMalloc (&sink, 4), "allocating");
 
   const gh_run_plan run = weighted_rgba_plan ();
   weighted_plan fastest, privatized, global;
@@ -183,18 +172,18 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
   if (status != GH_OK)
     return status;
   plan_weighted_global (device, &global);
-  WB_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, true, 4>,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int> (fastest.shared_bytes)),
-            "sizing shared memory");
-  WB_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, false>,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int> (fastest.shared_bytes)),
-            "sizing shared memory");
-  WB_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 0, false, true>,
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int> (fastest.shared_bytes)),
-            "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, true, 4>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int> (fastest.shared_bytes)),
+               "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, false>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int> (fastest.shared_bytes)),
+               "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 0, false, true>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int> (fastest.shared_bytes)),
+               "sizing shared memory");
   char description[160];
   describe_weighted_plan (fastest, run, description, sizeof description);
   const weighted_job job = make_weighted_job (run, samples, coverage, kPixels, table);
@@ -281,7 +270,7 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
           cudaMemcpyAsync (samples, host, bytes, cudaMemcpyHostToDevice, stream);
           cudaMemcpyAsync (coverage, host_cov, plane, cudaMemcpyHostToDevice, stream);
         }
-      WB_CHECK (cudaStreamSynchronize (stream), "making an input");
+      BENCH_CHECK (cudaStreamSynchronize (stream), "making an input");
       std::vector<gh_u128> expected;
       reference (host, host_cov, expected);
       for (row &r : rows)

@@ -1,11 +1,24 @@
 /* gpu-histogram: the benchmark's weighted section (benchmark_weighted.cu), called by
- * benchmark.cu.  C++, internal to the benchmark. */
+ * benchmark.cu, and the check both files use.  C++, internal to the benchmark. */
 #ifndef GPUHIST_BENCHMARK_WEIGHTED_H
 #define GPUHIST_BENCHMARK_WEIGHTED_H
 
 #include <cuda_runtime.h>
 
 #include "benchmark.h"
+
+/* Returns GH_ERROR_GPU_FAILED, with the call's error, from a function that has `error`. */
+#define BENCH_CHECK(call, what)                                                                    \
+  do                                                                                               \
+    {                                                                                              \
+      cudaError_t code_ = (call);                                                                  \
+      if (code_ != cudaSuccess)                                                                    \
+        {                                                                                          \
+          gh_error_set (error, GH_ERROR_GPU_FAILED, "%s: %s", what, cudaGetErrorString (code_));   \
+          return GH_ERROR_GPU_FAILED;                                                              \
+        }                                                                                          \
+    }                                                                                              \
+  while (0)
 
 namespace gh
 {
