@@ -7,6 +7,7 @@
  * takes to fill four times the L2 cache, and the repetitions rotate through the copies, so that
  * no repetition finds its input in L2. */
 #include "benchmark.h"
+#include "benchmark_weighted.h"
 #include "cuda_launch.h"
 #include "cuda_wide.h"
 
@@ -15,9 +16,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -66,18 +67,6 @@ struct kernel_row
   std::function<void (const uint8_t *, unsigned int *)> launch;
   timing t = {};
 };
-
-#define BENCH_CHECK(call, what)                                                                    \
-  do                                                                                               \
-    {                                                                                              \
-      cudaError_t code_ = (call);                                                                  \
-      if (code_ != cudaSuccess)                                                                    \
-        {                                                                                          \
-          gh_error_set (error, GH_ERROR_GPU_FAILED, "%s: %s", what, cudaGetErrorString (code_));   \
-          return GH_ERROR_GPU_FAILED;                                                              \
-        }                                                                                          \
-    }                                                                                              \
-  while (0)
 
 class bench
 {
@@ -499,15 +488,10 @@ bench::run_wide_input (input &in)
          gh::launch_wide_global_atomics (strip, shift, bins, b, grid256, 256, s);
        } });
 
-  /* SLICED counts planar strips, which the engine de-interleaves on the host while it stages each
-   * strip: each input copy gets a planar twin, and the host's rate is measured and printed. */
+  /* SLICED counts planar strips, which the engine de-interleaves on the device after uploading
+   * each strip: each input copy gets a planar twin, made by the same kernel. */
   const size_t stride = gh::planar_stride (pixels);
-  std::vector<uint16_t> planar_host (static_cast<size_t> (c) * stride);
-  const auto t0 = std::chrono::steady_clock::now ();
-  gh::deinterleave16 (reinterpret_cast<const uint16_t *> (host_), pixels, c, stride,
-                      planar_host.data ());
-  const double deinterleave_s
-      = std::chrono::duration<double> (std::chrono::steady_clock::now () - t0).count ();
+  const size_t planar_bytes = static_cast<size_t> (c) * stride * 2;
   std::vector<uint8_t *> planar_copies;
   auto free_planar = [&] {
     for (uint8_t *copy : planar_copies)
@@ -516,12 +500,13 @@ bench::run_wide_input (input &in)
   for (size_t k = 0; k < copies_.size (); k++)
     {
       uint8_t *copy = nullptr;
-      cudaError_t code = cudaMalloc (&copy, planar_host.size () * 2 + 16);
+      cudaError_t code = cudaMalloc (&copy, planar_bytes + 16);
       if (code == cudaSuccess)
         {
           planar_copies.push_back (copy);
-          code = cudaMemcpy (copy, planar_host.data (), planar_host.size () * 2,
-                             cudaMemcpyHostToDevice);
+          gh::launch_deinterleave16 (device_, reinterpret_cast<const uint16_t *> (copies_[k]),
+                                     pixels, c, stride, reinterpret_cast<uint16_t *> (copy), s);
+          code = cudaStreamSynchronize (s);
         }
       if (code != cudaSuccess)
         {
@@ -585,6 +570,42 @@ bench::run_wide_input (input &in)
     }
 
   gh_status status = verify_then_time (in, rows, true);
+  /* The whole run as the engine does it for SLICED: the pinned upload, the de-interleave and the
+   * kernel, beside the upload alone. */
+  timing whole, upload_only, deinterleave;
+  gh::wide_plan sliced;
+  gh_error refused;
+  const bool have_sliced
+      = gh::plan_wide (device_, c, bins, GH_STRATEGY_SLICED, &sliced, &refused) == GH_OK;
+  uint8_t *target = copies_[0], *planes = planar_copies.empty () ? nullptr : planar_copies[0];
+  const uint8_t *host = host_;
+  if (status == GH_OK && have_sliced && planes)
+    {
+      const gh::wide_strip strip
+          = { reinterpret_cast<const uint16_t *> (planes), pixels, c, stride };
+      status = time (
+          [&] (const uint8_t *) {
+            cudaMemcpyAsync (target, host, bytes, cudaMemcpyHostToDevice, s);
+            gh::launch_deinterleave16 (device_, reinterpret_cast<const uint16_t *> (target), pixels,
+                                       c, stride, reinterpret_cast<uint16_t *> (planes), s);
+            gh::launch_wide_fastest (sliced, strip, shift, bins, bins_, nullptr, s);
+          },
+          5, &whole);
+      if (status == GH_OK)
+        status = time (
+            [&] (const uint8_t *) {
+              cudaMemcpyAsync (target, host, bytes, cudaMemcpyHostToDevice, s);
+            },
+            5, &upload_only);
+      if (status == GH_OK)
+        status = time (
+            [&] (const uint8_t *) {
+              gh::launch_deinterleave16 (device_, reinterpret_cast<const uint16_t *> (target),
+                                         pixels, c, stride, reinterpret_cast<uint16_t *> (planes),
+                                         s);
+            },
+            options_.repetitions, &deinterleave);
+    }
   for (unsigned int *scratch : scratches)
     cudaFree (scratch);
   free_planar ();
@@ -595,11 +616,14 @@ bench::run_wide_input (input &in)
   const timing &ceiling = rows[0].t;
   fprintf (out_, "\n#### %s: %.0f MiB of 16-bit RGBA, %d bins a channel\n\n", in.name.c_str (),
            in.bytes / 1048576.0, bins);
-  fprintf (out_,
-           "The sliced strategy counts planar strips: the engine de-interleaves each strip on the "
-           "host while staging it, which took %.1f ms here for this input (%.1f GB/s, one CPU "
-           "thread), outside the kernel times below.\n\n",
-           deinterleave_s * 1e3, in.bytes / deinterleave_s / 1e9);
+  if (whole.ran)
+    fprintf (out_,
+             "The sliced strategy counts planar strips: the engine uploads each strip as it is "
+             "and de-interleaves it on the device (%.4f ms, %.0f GB/s read and written).  Whole "
+             "run, pinned upload + de-interleave + sliced kernel: %.3f ms (%.3f-%.3f); the "
+             "pinned upload alone: %.3f ms; whole / upload = %.3f.\n\n",
+             deinterleave.median, 2 * in.bytes / (deinterleave.median * 1e6), whole.median,
+             whole.min, whole.max, upload_only.median, whole.median / upload_only.median);
   fprintf (out_, "| kernel | ms (median) | min-max | GB/s | x read-only time |\n"
                  "|---|---:|---:|---:|---:|\n");
   for (const kernel_row &row : rows)
@@ -676,6 +700,15 @@ bench::run ()
   if (status == GH_OK)
     status = measure_uploads ();
 
+  /* GPUHIST_BENCH_ONLY=weighted: only the weighted section (for profiling it). */
+  const char *only = getenv ("GPUHIST_BENCH_ONLY");
+  if (status == GH_OK && only && strcmp (only, "weighted") == 0)
+    {
+      status = gh::bench_weighted (out_, device_, stream_, options_.photo, options_.repetitions,
+                                   error);
+      cudaStreamDestroy (stream_);
+      return status;
+    }
   const std::function<void (uint8_t *)> nothing = [] (uint8_t *) {};
   struct seed_input
   {
@@ -761,6 +794,9 @@ bench::run ()
         }
     }
 
+  if (status == GH_OK)
+    status
+        = gh::bench_weighted (out_, device_, stream_, options_.photo, options_.repetitions, error);
   if (status == GH_OK && !options_.quick)
     status = run_wide ();
 

@@ -5,6 +5,7 @@
 #include "backend.h"
 #include "cuda_launch.h"
 #include "cuda_wide.h"
+#include "cuda_weighted.h"
 
 #include <cuda_runtime.h>
 
@@ -30,7 +31,7 @@ struct cuda_backend
   int device;
   cudaDeviceProp properties;
   gh_layout default_layout;
-  spare_buffer spare[4];     /* two staging and two planar buffers */
+  spare_buffer spare[4];     /* staging buffers (two a run when untimed) */
   spare_buffer spare_device; /* the device's strip buffer (cudaMalloc, cudaFree synchronise) */
 };
 
@@ -44,9 +45,10 @@ struct cuda_run
   gh_run_sink *sink;
   cudaStream_t stream;
   uint8_t *staging[2];
-  uint16_t *planar[2]; /* SLICED: each staged strip de-interleaved, what is uploaded */
+  /* SLICED: the strip as uploaded, interleaved; de-interleaved on the device into device_strip. */
+  uint8_t *device_interleaved;
   /* What the pointers above and device_strip came from, with the buffers' real sizes. */
-  spare_buffer staging_held[2], planar_held[2], device_strip_held;
+  spare_buffer staging_held[2], device_strip_held;
   cudaEvent_t staging_free[2];
   int current;
   uint8_t *device_strip;
@@ -63,6 +65,13 @@ struct cuda_run
   gh::wide_plan wide_fastest;
   gh::wide_plan wide_privatized;
   unsigned int *scratch; /* the global copies, when FASTEST uses them */
+  /* Weighted or derived runs (cuda_weighted.h): 64-bit sums a strip, 128-bit totals a run. */
+  bool weighted;
+  gh::weighted_plan weighted_plans[GH_N_METHODS];
+  unsigned long long *strip_sums;              /* out_channels * bins */
+  unsigned long long *totals128[GH_N_METHODS]; /* out_channels * bins {hi, lo} pairs */
+  uint8_t *device_coverage;
+  size_t staging_bytes; /* samples, then the coverage plane at plan.coverage_offset */
   int strips;
   gh_status deferred; /* an error met where none could be returned */
   char deferred_message[GH_MESSAGE_SIZE];
@@ -314,8 +323,6 @@ cuda_run_free (cuda_run *run)
     {
       if (run->staging[i])
         give_back_pinned (run->backend, run->staging_held[i]);
-      if (run->planar[i])
-        give_back_pinned (run->backend, run->planar_held[i]);
       if (run->staging_free[i])
         cudaEventDestroy (run->staging_free[i]);
     }
@@ -324,6 +331,11 @@ cuda_run_free (cuda_run *run)
   cudaFree (run->strip_bins);
   cudaFree (run->read_sink);
   cudaFree (run->scratch);
+  cudaFree (run->device_interleaved);
+  cudaFree (run->strip_sums);
+  cudaFree (run->device_coverage);
+  for (int m = 0; m < GH_N_METHODS; m++)
+    cudaFree (run->totals128[m]);
   for (int m = 0; m < GH_N_METHODS; m++)
     cudaFree (run->totals[m]);
   destroy_events (run);
@@ -335,6 +347,34 @@ cuda_run_free (cuda_run *run)
     cudaStreamDestroy (run->stream);
   cudaGetLastError ();
   free (run);
+}
+
+/* The device side of a weighted or derived run: the coverage plane, the strip's sums, the
+ * totals of each counting method. */
+gh_status
+allocate_weighted (cuda_run *run, gh_error *error)
+{
+  const gh_run_plan &plan = run->plan;
+  const size_t table = static_cast<size_t> (plan.out_channels) * plan.bins;
+  const size_t pixels = plan.strip_capacity / (plan.channels * plan.bytes_per_sample);
+  if (plan.coverage_bytes)
+    GH_CUDA_CHECK (cudaMalloc (&run->device_coverage, pixels * plan.coverage_bytes + 16),
+                   "allocating device memory for the coverage");
+  GH_CUDA_CHECK (cudaMalloc (&run->strip_sums, table * sizeof (unsigned long long)),
+                 "allocating device memory");
+  GH_CUDA_CHECK (
+      cudaMemsetAsync (run->strip_sums, 0, table * sizeof (unsigned long long), run->stream),
+      "clearing device memory");
+  for (int m = 0; m < GH_N_METHODS; m++)
+    if (run->sink->weighted[m] || run->sink->counts[m])
+      {
+        GH_CUDA_CHECK (cudaMalloc (&run->totals128[m], 2 * table * sizeof (unsigned long long)),
+                       "allocating device memory");
+        GH_CUDA_CHECK (cudaMemsetAsync (run->totals128[m], 0,
+                                        2 * table * sizeof (unsigned long long), run->stream),
+                       "clearing device memory");
+      }
+  return GH_OK;
 }
 
 gh_status
@@ -360,15 +400,9 @@ allocate_run (cuda_run *run, gh_error *error)
   /* The second staging buffer only pays when the caller fills it while the GPU counts. */
   for (int i = 0; i < (plan.repetitions == 0 ? 2 : 1); i++)
     {
-      GH_CUDA_CHECK (take_pinned (run->backend, plan.strip_capacity, &run->staging_held[i]),
+      GH_CUDA_CHECK (take_pinned (run->backend, run->staging_bytes, &run->staging_held[i]),
                      "allocating pinned host memory");
       run->staging[i] = static_cast<uint8_t *> (run->staging_held[i].data);
-      if (planar_bytes)
-        {
-          GH_CUDA_CHECK (take_pinned (run->backend, planar_bytes, &run->planar_held[i]),
-                         "allocating pinned host memory");
-          run->planar[i] = static_cast<uint16_t *> (run->planar_held[i].data);
-        }
       GH_CUDA_CHECK (cudaEventCreateWithFlags (&run->staging_free[i], cudaEventDisableTiming),
                      "creating an event");
     }
@@ -378,11 +412,20 @@ allocate_run (cuda_run *run, gh_error *error)
                      &run->device_strip_held),
                  "allocating device memory for a strip");
   run->device_strip = static_cast<uint8_t *> (run->device_strip_held.data);
+  if (planar_bytes)
+    GH_CUDA_CHECK (cudaMalloc (&run->device_interleaved, plan.strip_capacity + 16),
+                   "allocating device memory for a strip");
   GH_CUDA_CHECK (cudaMalloc (&run->strip_bins, table * sizeof (unsigned int)),
                  "allocating device memory");
   GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table * sizeof (unsigned int), run->stream),
                  "clearing device memory");
   GH_CUDA_CHECK (cudaMalloc (&run->read_sink, sizeof (unsigned int)), "allocating device memory");
+  if (run->weighted)
+    {
+      gh_status status = allocate_weighted (run, error);
+      if (status != GH_OK)
+        return status;
+    }
   const size_t scratch
       = run->wide ? gh::wide_scratch_bytes (run->wide_fastest, plan.channels, plan.bins) : 0;
   if (scratch)
@@ -392,7 +435,7 @@ allocate_run (cuda_run *run, gh_error *error)
                      "clearing device memory");
     }
   for (int m = 0; m < GH_N_METHODS; m++)
-    if (run->sink->counts[m])
+    if (run->sink->counts[m] && !run->weighted)
       {
         GH_CUDA_CHECK (cudaMalloc (&run->totals[m], table * sizeof (unsigned long long)),
                        "allocating device memory");
@@ -421,6 +464,38 @@ allocate_run (cuda_run *run, gh_error *error)
   return GH_OK;
 }
 
+/* Leaves a method out of the run (its sink arrays freed), where its table cannot fit. */
+void
+drop_method (cuda_run *run, gh_method m)
+{
+  gh_run_sink *sink = run->sink;
+  run->plan.methods &= ~GH_METHOD_BIT (m);
+  free (sink->counts[m]);
+  free (sink->weighted[m]);
+  free (sink->rep_ms[m]);
+  sink->counts[m] = nullptr;
+  sink->weighted[m] = nullptr;
+  sink->rep_ms[m] = nullptr;
+}
+
+/* Each counting method's plan for a weighted or derived run; the privatized row is left out
+ * where its 64-bit table does not fit a block, as for wide unweighted runs. */
+gh_status
+plan_weighted_methods (cuda_run *run, gh_error *error)
+{
+  const cudaDeviceProp &device = run->backend->properties;
+  gh::plan_weighted_global (device, &run->weighted_plans[GH_METHOD_GLOBAL_ATOMICS]);
+  gh_status status = gh::plan_weighted_fastest (device, run->plan,
+                                                &run->weighted_plans[GH_METHOD_FASTEST], error);
+  gh_error ignored;
+  if (status == GH_OK && (run->plan.methods & GH_METHOD_BIT (GH_METHOD_PRIVATIZED))
+      && gh::plan_weighted_privatized (device, run->plan,
+                                       &run->weighted_plans[GH_METHOD_PRIVATIZED], &ignored)
+             != GH_OK)
+    drop_method (run, GH_METHOD_PRIVATIZED);
+  return status;
+}
+
 void *
 cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
 {
@@ -435,9 +510,13 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
   run->plan = *plan;
   run->sink = sink;
 
-  run->wide = plan->bytes_per_sample != 1 || plan->bins != GH_BINS;
+  run->weighted = !gh_plan_plain (plan);
+  run->wide = !run->weighted && (plan->bytes_per_sample != 1 || plan->bins != GH_BINS);
+  run->staging_bytes = plan->coverage_bytes ? gh_plan_staging_bytes (plan) : plan->strip_capacity;
   gh_status status;
-  if (run->wide)
+  if (run->weighted)
+    status = plan_weighted_methods (run, error);
+  else if (run->wide)
     {
       status = gh::plan_wide (backend->properties, plan->channels, plan->bins, plan->strategy,
                               &run->wide_fastest, error);
@@ -451,11 +530,7 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
                                 &run->wide_privatized, &ignored)
                      != GH_OK))
         {
-          run->plan.methods &= ~GH_METHOD_BIT (GH_METHOD_PRIVATIZED);
-          free (sink->counts[GH_METHOD_PRIVATIZED]);
-          free (sink->rep_ms[GH_METHOD_PRIVATIZED]);
-          sink->counts[GH_METHOD_PRIVATIZED] = nullptr;
-          sink->rep_ms[GH_METHOD_PRIVATIZED] = nullptr;
+          drop_method (run, GH_METHOD_PRIVATIZED);
         }
     }
   else
@@ -468,7 +543,10 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
       cuda_run_free (run);
       return nullptr;
     }
-  if (run->wide)
+  if (run->weighted)
+    gh::describe_weighted_plan (run->weighted_plans[GH_METHOD_FASTEST], run->plan, sink->layout,
+                                sizeof sink->layout);
+  else if (run->wide)
     gh::describe_wide_plan (run->wide_fastest, plan->channels, plan->bins, sink->layout,
                             sizeof sink->layout);
   else
@@ -491,6 +569,25 @@ cuda_staging (void *data)
   return run->staging[run->current];
 }
 
+/* One method over a weighted strip: the read-only pass reads the coverage plane too. */
+void
+launch_weighted_method (cuda_run *run, gh_method method, size_t bytes)
+{
+  const gh_run_plan &plan = run->plan;
+  const size_t pixels = bytes / (plan.channels * plan.bytes_per_sample);
+  if (method == GH_METHOD_READ_ONLY)
+    {
+      gh::launch_read_only2 (run->device_strip, bytes, run->device_coverage,
+                             plan.coverage_bytes ? pixels * plan.coverage_bytes : 0, run->read_sink,
+                             gh::full_grid (run->backend->properties, 256), 256, run->stream);
+      return;
+    }
+  const gh::weighted_job job = gh::make_weighted_job (plan, run->device_strip, run->device_coverage,
+                                                      pixels, run->strip_sums);
+  gh::launch_weighted (run->weighted_plans[method], job, plan.channels, plan.out_channels,
+                       run->stream);
+}
+
 /* Launches one method over the strip now on the device. */
 gh_status
 launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
@@ -503,7 +600,9 @@ launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
       gh::launch_read_only (run->device_strip, bytes, run->read_sink, 1, 4096, run->stream);
       GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
     }
-  if (!run->wide || method == GH_METHOD_READ_ONLY)
+  if (run->weighted)
+    launch_weighted_method (run, method, bytes);
+  else if (!run->wide || method == GH_METHOD_READ_ONLY)
     gh::launch_method (method, channels, backend->properties, run->fastest, run->device_strip,
                        bytes, run->strip_bins, run->read_sink, run->stream);
   else
@@ -528,8 +627,12 @@ launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
 gh_status
 fold (cuda_run *run, gh_method method, gh_error *error)
 {
-  const int count = run->plan.channels * run->plan.bins;
-  gh::launch_fold (run->strip_bins, run->totals[method], count, run->stream);
+  if (run->weighted)
+    gh::launch_fold128 (run->strip_sums, run->totals128[method],
+                        run->plan.out_channels * run->plan.bins, run->stream);
+  else
+    gh::launch_fold (run->strip_bins, run->totals[method], run->plan.channels * run->plan.bins,
+                     run->stream);
   GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
   return GH_OK;
 }
@@ -555,7 +658,10 @@ count_strip (cuda_run *run, size_t bytes, gh_error *error)
       for (int r = -warmups; r < plan.repetitions; r++)
         {
           /* Each repetition starts from zero; only the last one's counts are kept. */
-          GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table_bytes, run->stream),
+          GH_CUDA_CHECK (run->weighted
+                             ? cudaMemsetAsync (run->strip_sums, 0,
+                                                plan.out_channels * plan.bins * 8ull, run->stream)
+                             : cudaMemsetAsync (run->strip_bins, 0, table_bytes, run->stream),
                          "clearing device memory");
           if (r >= 0)
             GH_CUDA_CHECK (cudaEventRecord (run->rep_start[m * plan.repetitions + r], run->stream),
@@ -567,7 +673,7 @@ count_strip (cuda_run *run, size_t bytes, gh_error *error)
             GH_CUDA_CHECK (cudaEventRecord (run->rep_stop[m * plan.repetitions + r], run->stream),
                            "recording an event");
         }
-      if (run->totals[m])
+      if (run->totals[m] || run->totals128[m])
         {
           gh_status status = fold (run, static_cast<gh_method> (m), error);
           if (status != GH_OK)
@@ -601,29 +707,37 @@ cuda_strip (void *data, size_t bytes, gh_error *error)
   run->strips++;
 
   const uint8_t *source = run->staging[run->current];
-  size_t upload = bytes;
-  if (run->wide_fastest.planar)
-    {
-      /* SLICED counts one plane a block: de-interleave here, while the GPU counts the last strip
-       * (the copy the caller made into staging is the one pass the pixels needed anyway). */
-      const int channels = run->plan.channels;
-      const size_t pixels = bytes / (2 * channels), stride = gh::planar_stride (pixels);
-      gh::deinterleave16 (reinterpret_cast<const uint16_t *> (source), pixels, channels, stride,
-                          run->planar[run->current]);
-      source = reinterpret_cast<const uint8_t *> (run->planar[run->current]);
-      upload = channels * stride * 2;
-    }
+  /* SLICED counts one plane a block: the strip goes up as it is and is de-interleaved there. */
+  uint8_t *target = run->wide_fastest.planar ? run->device_interleaved : run->device_strip;
   if (run->plan.fault == GH_FAULT_COPY && run->strips == run->plan.fault_after)
     source = nullptr; /* a copy from nowhere: the real failed-copy path */
   if (timed)
     GH_CUDA_CHECK (cudaEventRecord (run->upload_start, run->stream), "recording an event");
-  GH_CUDA_CHECK (
-      cudaMemcpyAsync (run->device_strip, source, upload, cudaMemcpyHostToDevice, run->stream),
-      "uploading a strip");
+  GH_CUDA_CHECK (cudaMemcpyAsync (target, source, bytes, cudaMemcpyHostToDevice, run->stream),
+                 "uploading a strip");
+  if (run->plan.coverage_bytes && source)
+    {
+      const size_t pixels = bytes / (run->plan.channels * run->plan.bytes_per_sample);
+      GH_CUDA_CHECK (cudaMemcpyAsync (run->device_coverage,
+                                      run->staging[run->current] + run->plan.coverage_offset,
+                                      pixels * run->plan.coverage_bytes, cudaMemcpyHostToDevice,
+                                      run->stream),
+                     "uploading a strip's coverage");
+    }
   if (timed)
     GH_CUDA_CHECK (cudaEventRecord (run->upload_stop, run->stream), "recording an event");
   GH_CUDA_CHECK (cudaEventRecord (run->staging_free[run->current], run->stream),
                  "recording an event");
+  if (run->wide_fastest.planar)
+    {
+      const int channels = run->plan.channels;
+      const size_t pixels = bytes / (2 * channels);
+      gh::launch_deinterleave16 (run->backend->properties,
+                                 reinterpret_cast<const uint16_t *> (target), pixels, channels,
+                                 gh::planar_stride (pixels),
+                                 reinterpret_cast<uint16_t *> (run->device_strip), run->stream);
+      GH_CUDA_CHECK (cudaGetLastError (), "de-interleaving a strip");
+    }
 
   gh_status status = count_strip (run, bytes, error);
   if (status != GH_OK)
@@ -653,13 +767,57 @@ cuda_pattern_strip (void *data, gh_pattern pattern, size_t bytes, uint64_t offse
       gh::launch_noise (run->device_strip, bytes, offset, run->stream);
       GH_CUDA_CHECK (cudaGetLastError (), "making a noise strip");
     }
+  if (run->plan.coverage_bytes)
+    {
+      /* Device-made strips are fully covered. */
+      const size_t pixels = bytes / (run->plan.channels * run->plan.bytes_per_sample);
+      GH_CUDA_CHECK (cudaMemsetAsync (run->device_coverage, 0xFF, pixels * run->plan.coverage_bytes,
+                                      run->stream),
+                     "making a strip's coverage");
+    }
   return count_strip (run, bytes, error);
+}
+
+/* A weighted run's totals into the sink: 128-bit sums as they are, or, for a derived run without
+ * weights, their low words as counts. */
+gh_status
+collect_weighted (cuda_run *run, gh_error *error)
+{
+  const size_t table = static_cast<size_t> (run->plan.out_channels) * run->plan.bins;
+  static_assert (sizeof (gh_u128) == 2 * sizeof (unsigned long long), "{hi, lo} pairs");
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      if (!run->totals128[m])
+        continue;
+      if (run->sink->weighted[m])
+        GH_CUDA_CHECK (cudaMemcpy (run->sink->weighted[m], run->totals128[m],
+                                   table * sizeof (gh_u128), cudaMemcpyDeviceToHost),
+                       "reading the sums back");
+      else if (run->sink->counts[m])
+        {
+          gh_u128 *sums = static_cast<gh_u128 *> (malloc (table * sizeof (gh_u128)));
+          if (!sums)
+            {
+              gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
+              return GH_ERROR_OUT_OF_MEMORY;
+            }
+          cudaError_t code = cudaMemcpy (sums, run->totals128[m], table * sizeof (gh_u128),
+                                         cudaMemcpyDeviceToHost);
+          for (size_t i = 0; code == cudaSuccess && i < table; i++)
+            run->sink->counts[m][i] = sums[i].lo;
+          free (sums);
+          GH_CUDA_CHECK (code, "reading the counts back");
+        }
+    }
+  return GH_OK;
 }
 
 gh_status
 collect (cuda_run *run, gh_error *error)
 {
   GH_CUDA_CHECK (cudaStreamSynchronize (run->stream), "finishing the count");
+  if (run->weighted)
+    return collect_weighted (run, error);
   const size_t table = static_cast<size_t> (run->plan.channels) * run->plan.bins;
   for (int m = 0; m < GH_N_METHODS; m++)
     {

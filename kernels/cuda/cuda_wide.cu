@@ -204,35 +204,21 @@ wide_scratch_bytes (const wide_plan &plan, int channels, int bins)
 }
 
 void
-deinterleave16 (const uint16_t *in, size_t pixels, int channels, size_t plane_stride, uint16_t *out)
+launch_deinterleave16 (const cudaDeviceProp &device, const uint16_t *in, size_t pixels,
+                       int channels, size_t plane_stride, uint16_t *out, cudaStream_t stream)
 {
-  /* One loop a channel count, so that the compiler unrolls the pixel. */
+  const int threads = 256, blocks = device.multiProcessorCount * 8;
   switch (channels)
     {
-    case 1: memcpy (out, in, pixels * sizeof *in); break;
+    case 1: cudaMemcpyAsync (out, in, pixels * sizeof *in, cudaMemcpyDeviceToDevice, stream); break;
     case 2:
-      for (size_t i = 0; i < pixels; i++)
-        {
-          out[i] = in[2 * i];
-          out[plane_stride + i] = in[2 * i + 1];
-        }
+      deinterleave16_kernel<2><<<blocks, threads, 0, stream>>> (in, pixels, plane_stride, out);
       break;
     case 3:
-      for (size_t i = 0; i < pixels; i++)
-        {
-          out[i] = in[3 * i];
-          out[plane_stride + i] = in[3 * i + 1];
-          out[2 * plane_stride + i] = in[3 * i + 2];
-        }
+      deinterleave16_kernel<3><<<blocks, threads, 0, stream>>> (in, pixels, plane_stride, out);
       break;
     default:
-      for (size_t i = 0; i < pixels; i++)
-        {
-          out[i] = in[4 * i];
-          out[plane_stride + i] = in[4 * i + 1];
-          out[2 * plane_stride + i] = in[4 * i + 2];
-          out[3 * plane_stride + i] = in[4 * i + 3];
-        }
+      deinterleave16_kernel<4><<<blocks, threads, 0, stream>>> (in, pixels, plane_stride, out);
       break;
     }
 }

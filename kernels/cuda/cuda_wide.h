@@ -44,10 +44,10 @@ planar_stride (size_t pixels)
   return (pixels + 7) / 8 * 8;
 }
 
-/* Copies `pixels` interleaved pixels of `channels` 16-bit samples into planes of plane_stride
- * samples: what the CUDA backend does, on the host, while staging a strip for SLICED. */
-void deinterleave16 (const uint16_t *in, size_t pixels, int channels, size_t plane_stride,
-                     uint16_t *out);
+/* Copies `pixels` interleaved pixels of `channels` 16-bit samples, on the device, into planes of
+ * plane_stride samples: what the CUDA backend does to each strip it uploads for SLICED. */
+void launch_deinterleave16 (const cudaDeviceProp &device, const uint16_t *in, size_t pixels,
+                            int channels, size_t plane_stride, uint16_t *out, cudaStream_t stream);
 
 /* Picks FASTEST's strategy for this device, channel count and bin count, or checks a forced one:
  * GH_ERROR_UNSUPPORTED, with the sizes, when it cannot fit, never a failed launch. */

@@ -442,6 +442,271 @@ test_kept_engine_and_release (void)
   free (pixels);
 }
 
+/* Weighted and derived runs (gh_run_spec): every CUDA method against the engine's reference
+ * (gh_reference_count_spec), on random coverage and alpha. */
+typedef struct
+{
+  gh_run_spec spec;
+  int bins; /* 256 for 8-bit samples */
+  void *pixels;
+  size_t stride;
+  uint8_t *coverage;
+  size_t coverage_stride;
+} weighted_image;
+
+/* A weight level: often none or full (selection edges are rare), else anything. */
+static unsigned
+random_weight (unsigned full)
+{
+  const uint64_t x = test_random ();
+  return x % 4 == 0 ? 0 : x % 4 == 1 ? full : (unsigned) ((x >> 8) % (full + 1));
+}
+
+static void
+weighted_image_new (weighted_image *im, const gh_run_spec *spec, int bins, image_kind kind)
+{
+  im->spec = *spec;
+  im->bins = spec->bytes_per_sample == 1 ? GH_BINS : bins;
+  const int bytes = spec->bytes_per_sample, channels = spec->channels;
+  im->stride = ((size_t) spec->width * channels + (size_t) (test_random () % 3)) * bytes;
+  im->pixels = bytes == 1
+                   ? (void *) test_image (kind, spec->width, spec->height, channels, im->stride)
+                   : (void *) test_image16 (kind, spec->width, spec->height, channels, im->stride);
+  const unsigned full = bytes == 1 ? 255 : 65535;
+  const unsigned coverage_full = spec->coverage_bytes == 2 ? 65535 : 255;
+  im->coverage_stride = (size_t) spec->width * 2 + 2;
+  im->coverage = calloc (im->coverage_stride * (size_t) spec->height, 1);
+  for (int y = 0; y < spec->height; y++)
+    for (int x = 0; x < spec->width; x++)
+      {
+        uint8_t *row = (uint8_t *) im->pixels + (size_t) y * im->stride;
+        const size_t alpha = (size_t) x * channels + channels - 1;
+        if (spec->alpha_weighted && bytes == 1)
+          row[alpha] = (uint8_t) random_weight (full);
+        else if (spec->alpha_weighted)
+          ((uint16_t *) row)[alpha] = (uint16_t) random_weight (full);
+        uint8_t *mask = im->coverage + (size_t) y * im->coverage_stride;
+        if (spec->coverage_bytes == 1)
+          mask[x] = (uint8_t) random_weight (coverage_full);
+        else if (spec->coverage_bytes == 2)
+          ((uint16_t *) mask)[x] = (uint16_t) random_weight (coverage_full);
+      }
+}
+
+static void
+weighted_image_free (weighted_image *im)
+{
+  free (im->pixels);
+  free (im->coverage);
+}
+
+/* Every sum of the result against the reference; 1 when all equal. */
+static int
+check_weighted (const weighted_image *im, const gh_result *result, const char *what)
+{
+  const gh_run_spec *s = &im->spec;
+  const int out = s->channels + (s->derived ? 2 : 0);
+  const int weighted = s->coverage_bytes || s->alpha_weighted;
+  const size_t n = (size_t) out * im->bins;
+  CHECK (result->channels == out && result->bins == im->bins && result->weighted == weighted,
+         "%s: %d channels, %d bins, weighted %d", what, result->channels, result->bins,
+         result->weighted);
+  if (result->channels != out || result->bins != im->bins
+      || !(weighted ? (void *) result->numerators : (void *) result->counts))
+    return 0;
+  gh_u128 *want = calloc (n, sizeof *want);
+  gh_reference_count_spec (s, im->bins, im->pixels, im->stride, im->coverage, im->coverage_stride,
+                           want);
+  int equal = 1;
+  for (size_t i = 0; i < n && equal; i++)
+    {
+      const gh_u128 got = weighted ? result->numerators[i] : (gh_u128){ 0, result->counts[i] };
+      if (got.hi != want[i].hi || got.lo != want[i].lo)
+        {
+          CHECK (0,
+                 "%s: channel %zu bin %zu: %" PRIu64 ":%" PRIu64 " counted, %" PRIu64 ":%" PRIu64
+                 " expected",
+                 what, i / im->bins, i % im->bins, got.hi, got.lo, want[i].hi, want[i].lo);
+          equal = 0;
+        }
+    }
+  free (want);
+  return equal;
+}
+
+/* Runs the image on a CUDA engine (or AUTO, for the fault tests) and checks it. */
+static void
+run_weighted (const weighted_image *im, gh_backend backend, unsigned methods, int repetitions,
+              size_t budget, gh_strategy strategy, int want_gpu, const char *what)
+{
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = backend;
+  options.methods = methods;
+  options.repetitions = repetitions;
+  options.memory_budget = budget;
+  options.bins = im->bins;
+  options.strategy = strategy;
+  gh_error error;
+  gh_engine *engine = gh_engine_new (&options, &error);
+  CHECK (engine != NULL, "%s: engine: %s", what, error.message);
+  if (!engine)
+    return;
+  gh_result result;
+  gh_status status = gh_histogram_spec (engine, &im->spec, im->pixels, im->stride, im->coverage,
+                                        im->coverage_stride, &result, &error);
+  CHECK (status == GH_OK, "%s: %s", what, error.message);
+  if (status == GH_OK)
+    {
+      CHECK (result.used_gpu == want_gpu, "%s: used_gpu %d (%s)", what, result.used_gpu,
+             result.backend);
+      check_weighted (im, &result, what);
+    }
+  gh_result_clear (&result);
+  gh_engine_free (engine);
+}
+
+/* A random valid spec: 1 to 4 channels of 1 or 2 bytes, coverage 0, 1 or 2 bytes, alpha
+ * weighting where there is an alpha, derived channels where there are colours, never plain. */
+static gh_run_spec
+random_spec (int width, int height)
+{
+  gh_run_spec spec;
+  for (;;)
+    {
+      const int channels = 1 + (int) (test_random () % 4);
+      gh_run_spec_init (&spec, width, height, channels, 1 + (int) (test_random () % 4 == 0));
+      spec.coverage_bytes = (int) (test_random () % 3);
+      spec.alpha_weighted = channels % 2 == 0 && test_random () % 2;
+      spec.derived = channels >= 3 && test_random () % 2;
+      spec.binning
+          = spec.bytes_per_sample == 2 && test_random () % 2 ? GH_BINNING_GIMP : GH_BINNING_SHIFT;
+      if (spec.coverage_bytes || spec.alpha_weighted || spec.derived
+          || spec.binning == GH_BINNING_GIMP)
+        return spec;
+    }
+}
+
+static void
+test_weighted_methods (void)
+{
+  static const unsigned method_sets[]
+      = { GH_ALL_METHODS, GH_METHOD_BIT (GH_METHOD_GLOBAL_ATOMICS),
+          GH_METHOD_BIT (GH_METHOD_PRIVATIZED), GH_METHOD_BIT (GH_METHOD_FASTEST) };
+  const int rounds = test_rounds (40);
+  for (int round = 0; round < rounds; round++)
+    {
+      const int width = round < 4 ? 1 + round : 1 + (int) (test_random () % 1500);
+      const int height = round < 4 ? 1 : 1 + (int) (test_random () % (rounds < 40 ? 12 : 200));
+      const gh_run_spec spec = random_spec (width, height);
+      const int bins = test_bin_counts[test_random () % 3]; /* 256, 1024, 4096 */
+      weighted_image im;
+      weighted_image_new (&im, &spec, bins, (image_kind) (round % N_IMAGE_KINDS));
+      const size_t row = (size_t) width * spec.channels * spec.bytes_per_sample;
+      const size_t budget = round % 3 == 0 ? 2 * (row + (size_t) width * 2) * 5 : 0;
+      for (size_t k = 0; k < sizeof method_sets / sizeof method_sets[0]; k++)
+        {
+          char what[256];
+          snprintf (what, sizeof what,
+                    "weighted %dx%d, %d ch x %d bytes, %d bins%s, coverage %d, alpha %d, "
+                    "derived %d, methods 0x%x, budget %zu",
+                    width, height, spec.channels, spec.bytes_per_sample, im.bins,
+                    spec.binning == GH_BINNING_GIMP ? " GIMP" : "", spec.coverage_bytes,
+                    spec.alpha_weighted, spec.derived, method_sets[k], budget);
+          run_weighted (&im, GH_BACKEND_CUDA, method_sets[k], 1, budget, GH_STRATEGY_AUTO, 1, what);
+        }
+      /* FASTEST untimed: two staging buffers in flight. */
+      run_weighted (&im, GH_BACKEND_CUDA, 0, 0, budget, GH_STRATEGY_AUTO, 1, "weighted, untimed");
+      weighted_image_free (&im);
+    }
+}
+
+/* The lane columns flushed after every step (GPUHIST_TEST_FLUSH_EVERY=1), for every 8-bit shape
+ * with its widest weights: what a 1 GiB strip does after 128 steps, on a small image. */
+static void
+test_weighted_flushes (void)
+{
+  static const int shapes[][4] = { /* channels, coverage, alpha, derived */
+                                   { 1, 2, 0, 0 }, { 2, 1, 1, 0 }, { 3, 2, 0, 1 },
+                                   { 4, 1, 1, 1 }, { 4, 2, 0, 1 }, { 4, 0, 1, 1 }
+  };
+  setenv ("GPUHIST_TEST_FLUSH_EVERY", "1", 1);
+  const int quick = getenv ("GPUHIST_TEST_ROUNDS") != NULL;
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+    {
+      gh_run_spec spec;
+      gh_run_spec_init (&spec, quick ? 1001 : 4099, quick ? 40 : 700, shapes[k][0], 1);
+      spec.coverage_bytes = shapes[k][1];
+      spec.alpha_weighted = shapes[k][2];
+      spec.derived = shapes[k][3];
+      weighted_image im;
+      weighted_image_new (&im, &spec, GH_BINS, (image_kind) (k % N_IMAGE_KINDS));
+      run_weighted (&im, GH_BACKEND_CUDA, GH_METHOD_BIT (GH_METHOD_FASTEST), 1, 0, GH_STRATEGY_AUTO,
+                    1, "flushed every step");
+      weighted_image_free (&im);
+    }
+  unsetenv ("GPUHIST_TEST_FLUSH_EVERY");
+}
+
+/* Value and Luminance on all 2^24 RGB triples at 256 bins (with random coverage, so that a
+ * pixel moved to a wrong bin changes a sum), and on random 16-bit RGB at 1024 bins under GIMP's
+ * rule.  FASTEST's integer luminance estimate is proven here against GIMP's float rule. */
+static void
+test_derived_against_gimp (void)
+{
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, 4096, 4096, 3, 1);
+  spec.derived = 1;
+  spec.coverage_bytes = 1;
+  weighted_image im;
+  weighted_image_new (&im, &spec, GH_BINS, IMAGE_FLAT);
+  for (uint32_t i = 0; i < (1u << 24); i++)
+    {
+      uint8_t *p = (uint8_t *) im.pixels + (size_t) (i >> 12) * im.stride + (size_t) (i & 4095) * 3;
+      p[0] = (uint8_t) i, p[1] = (uint8_t) (i >> 8), p[2] = (uint8_t) (i >> 16);
+    }
+  run_weighted (&im, GH_BACKEND_CUDA, GH_ALL_METHODS, 1, 0, GH_STRATEGY_AUTO, 1,
+                "all 2^24 RGB triples, derived");
+  weighted_image_free (&im);
+
+  gh_run_spec_init (&spec, 1500, 700, 3, 2);
+  spec.derived = 1;
+  spec.binning = GH_BINNING_GIMP;
+  spec.coverage_bytes = 2;
+  weighted_image_new (&im, &spec, 1024, IMAGE_NOISE);
+  run_weighted (&im, GH_BACKEND_CUDA, GH_ALL_METHODS, 1, 0, GH_STRATEGY_AUTO, 1,
+                "random 16-bit RGB, 1024 bins, GIMP's rule, derived");
+  weighted_image_free (&im);
+}
+
+/* A fault mid-run on a weighted run ends on the CPU with the same exact sums. */
+static void
+test_weighted_faults (void)
+{
+  static const char *const faults[] = { "kernel", "copy" };
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, 1000, 300, 4, 1);
+  spec.coverage_bytes = 1;
+  spec.alpha_weighted = 1;
+  spec.derived = 1;
+  weighted_image im;
+  weighted_image_new (&im, &spec, GH_BINS, IMAGE_NOISE);
+  for (size_t f = 0; f < sizeof faults / sizeof faults[0]; f++)
+    for (int timed = 0; timed < 2; timed++)
+      {
+        setenv ("GPUHIST_FAULT", faults[f], 1);
+        setenv ("GPUHIST_FAULT_AFTER", "2", 1);
+        char what[96];
+        snprintf (what, sizeof what, "weighted, %s fault on strip 2, %s", faults[f],
+                  timed ? "timed" : "untimed");
+        run_weighted (&im, GH_BACKEND_AUTO, timed ? GH_ALL_METHODS : 0, timed, 5 * 1000 * 5 * 2,
+                      GH_STRATEGY_AUTO, 0, what);
+        unsetenv ("GPUHIST_FAULT");
+        unsetenv ("GPUHIST_FAULT_AFTER");
+      }
+  weighted_image_free (&im);
+}
+
 int
 main (void)
 {
@@ -466,5 +731,12 @@ main (void)
   test_wide_strategies ();
   test_sliced_on_smaller_gpus ();
   test_kept_engine_and_release ();
+  test_weighted_methods ();
+  test_weighted_flushes ();
+  /* 2^24 pixels: too long under compute-sanitizer's replays. */
+  if (!getenv ("GPUHIST_TEST_ROUNDS"))
+    test_derived_against_gimp ();
+  if (!getenv ("GPUHIST_TEST_NO_FAULTS"))
+    test_weighted_faults ();
   return test_finish ("test-engine-gpu");
 }

@@ -1,6 +1,50 @@
 /* gpu-histogram: more than 2^32 samples of one value through the GPU path.  The device's
- * per-strip counters are 32-bit; the totals must stay exact in 64 bits.  Exits 77 without a GPU. */
+ * per-strip counters are 32-bit; the totals must stay exact in 64 bits.  Then the same with full
+ * 16-bit coverage, the largest weight a lane column can take (65535 a sample), in 2 GiB strips:
+ * a column passes 2^32 within a launch unless it is flushed in time.  Exits 77 without a GPU. */
 #include "test-util.h"
+
+static void
+test_weighted_huge (uint8_t value)
+{
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CUDA;
+  options.memory_budget = (size_t) 8 << 30; /* strips of 2^31 sample bytes */
+  gh_error error;
+  gh_engine *engine = gh_engine_new (&options, &error);
+  CHECK (engine != NULL, "%s", error.message);
+  const int width = 65536, height = 65539;
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, width, height, 1, 1);
+  spec.coverage_bytes = 2;
+  gh_run *run = engine ? gh_run_begin_spec (engine, &spec, &error) : NULL;
+  CHECK (run != NULL, "%s", error.message);
+  for (int y = 0; run && y < height;)
+    {
+      int rows;
+      uint8_t *strip = gh_run_strip_buffer (run, &rows);
+      memset (strip, value, (size_t) rows * width);
+      memset (gh_run_coverage_buffer (run), 0xFF, (size_t) rows * width * 2);
+      CHECK (gh_run_submit_strip (run, rows, &error) == GH_OK, "%s", error.message);
+      y += rows;
+    }
+  gh_result result;
+  CHECK (run && gh_run_finish (run, &result, &error) == GH_OK, "%s", error.message);
+  if (run)
+    {
+      const uint64_t pixels = (uint64_t) width * height;
+      CHECK (result.used_gpu && result.denominator == 65535, "on %s, denominator %" PRIu64,
+             result.backend, result.denominator);
+      CHECK (result.numerators[value].hi == 0 && result.numerators[value].lo == pixels * 65535,
+             "weighted bin %d holds %" PRIu64 ", expected %" PRIu64, value,
+             result.numerators[value].lo, pixels * 65535);
+      printf ("# weighted bin %d: %" PRIu64 " / 65535 on %s (%s)\n", value,
+              result.numerators[value].lo, result.backend, result.layout);
+      gh_result_clear (&result);
+    }
+  gh_engine_free (engine);
+}
 
 int
 main (void)
@@ -47,5 +91,6 @@ main (void)
   printf ("# bin %d: %" PRIu64 " on %s\n", value, result.counts[value], result.backend);
   gh_result_clear (&result);
   gh_engine_free (engine);
+  test_weighted_huge (value);
   return test_finish ("test-engine-huge");
 }

@@ -1,0 +1,306 @@
+/* gpu-histogram: the benchmark's weighted section: six weighted histograms of 1 GiB of RGBA
+ * and its coverage plane against the read-only pass over the same 1.25 GiB. */
+#include "benchmark_weighted.h"
+#include "cuda_launch.h"
+#include "cuda_weighted.h"
+#include "weighted_fast_kernel.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gh
+{
+
+namespace
+{
+
+constexpr int kSide = 16384;
+constexpr size_t kPixels = static_cast<size_t> (kSide) * kSide;
+constexpr int kOut = 6; /* R, G, B, A, Value, Luminance */
+
+struct row
+{
+  std::string name;
+  bool counts;
+  std::function<void ()> launch;
+  double median = 0, min = 0, max = 0;
+};
+
+gh_run_plan
+weighted_rgba_plan ()
+{
+  gh_run_plan plan{};
+  plan.channels = 4;
+  plan.bytes_per_sample = 1;
+  plan.bins = GH_BINS;
+  plan.binning = GH_BINNING_SHIFT;
+  plan.coverage_bytes = 1;
+  plan.alpha_weighted = 1;
+  plan.derived = 1;
+  plan.out_channels = kOut;
+  return plan;
+}
+
+/* The reference on every core: rows split among threads, each into its own sums. */
+void
+reference (const uint8_t *pixels, const uint8_t *coverage, std::vector<gh_u128> &sums)
+{
+  const int threads = std::max (1u, std::min (32u, std::thread::hardware_concurrency ()));
+  std::vector<std::vector<gh_u128>> parts (threads, std::vector<gh_u128> (kOut * GH_BINS));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; t++)
+    pool.emplace_back ([&, t] {
+      const int y0 = kSide * t / threads, y1 = kSide * (t + 1) / threads;
+      gh_run_spec spec;
+      gh_run_spec_init (&spec, kSide, y1 - y0, 4, 1);
+      spec.coverage_bytes = 1;
+      spec.alpha_weighted = 1;
+      spec.derived = 1;
+      gh_reference_count_spec (&spec, GH_BINS, pixels + static_cast<size_t> (y0) * kSide * 4,
+                               kSide * 4, coverage + static_cast<size_t> (y0) * kSide, kSide,
+                               parts[t].data ());
+    });
+  for (std::thread &thread : pool)
+    thread.join ();
+  sums.assign (kOut * GH_BINS, gh_u128{ 0, 0 });
+  for (const std::vector<gh_u128> &part : parts)
+    for (size_t i = 0; i < sums.size (); i++)
+      gh_u128_add64 (&sums[i], part[i].lo); /* each part is one slice's, below 2^64 */
+}
+
+gh_status
+time_row (row &r, int repetitions, cudaStream_t stream, unsigned long long *table, gh_error *error)
+{
+  std::vector<cudaEvent_t> start (repetitions), stop (repetitions);
+  for (int k = 0; k < repetitions; k++)
+    {
+      BENCH_CHECK (cudaEventCreate (&start[k]), "creating an event");
+      BENCH_CHECK (cudaEventCreate (&stop[k]), "creating an event");
+    }
+  for (int k = -2; k < repetitions; k++)
+    {
+      BENCH_CHECK (cudaMemsetAsync (table, 0, kOut * GH_BINS * 8, stream), "clearing");
+      if (k >= 0)
+        BENCH_CHECK (cudaEventRecord (start[k], stream), "recording");
+      r.launch ();
+      if (k >= 0)
+        BENCH_CHECK (cudaEventRecord (stop[k], stream), "recording");
+    }
+  BENCH_CHECK (cudaGetLastError (), r.name.c_str ());
+  BENCH_CHECK (cudaStreamSynchronize (stream), r.name.c_str ());
+  std::vector<double> ms (repetitions);
+  for (int k = 0; k < repetitions; k++)
+    {
+      float elapsed = 0;
+      BENCH_CHECK (cudaEventElapsedTime (&elapsed, start[k], stop[k]), "reading a timer");
+      ms[k] = elapsed;
+      cudaEventDestroy (start[k]);
+      cudaEventDestroy (stop[k]);
+    }
+  std::sort (ms.begin (), ms.end ());
+  r.min = ms.front ();
+  r.max = ms.back ();
+  r.median
+      = repetitions % 2 ? ms[repetitions / 2] : (ms[repetitions / 2 - 1] + ms[repetitions / 2]) / 2;
+  return GH_OK;
+}
+
+gh_status
+verify_row (row &r, const std::vector<gh_u128> &expected, const char *input, cudaStream_t stream,
+            unsigned long long *table, gh_error *error)
+{
+  BENCH_CHECK (cudaMemsetAsync (table, 0, kOut * GH_BINS * 8, stream), "clearing");
+  r.launch ();
+  BENCH_CHECK (cudaGetLastError (), r.name.c_str ());
+  std::vector<unsigned long long> got (kOut * GH_BINS);
+  BENCH_CHECK (
+      cudaMemcpyAsync (got.data (), table, got.size () * 8, cudaMemcpyDeviceToHost, stream),
+      "reading sums");
+  BENCH_CHECK (cudaStreamSynchronize (stream), r.name.c_str ());
+  for (size_t i = 0; i < got.size (); i++)
+    if (expected[i].hi != 0 || got[i] != expected[i].lo)
+      {
+        gh_error_set (error, GH_ERROR_MISMATCH,
+                      "%s on weighted %s: table %zu bin %zu summed %llu, the reference %llu",
+                      r.name.c_str (), input, i / GH_BINS, i % GH_BINS, got[i],
+                      static_cast<unsigned long long> (expected[i].lo));
+        return GH_ERROR_MISMATCH;
+      }
+  return GH_OK;
+}
+
+/* A feathered disc a little smaller than the image: 255 inside, a ramp, 0 outside. */
+void
+fill_disc (uint8_t *coverage)
+{
+  const double r0 = 0.40 * kSide, r1 = 0.48 * kSide, c = kSide / 2.0;
+  for (size_t y = 0; y < static_cast<size_t> (kSide); y++)
+    for (size_t x = 0; x < static_cast<size_t> (kSide); x++)
+      {
+        const double dx = x - c, dy = y - c, d = __builtin_sqrt (dx * dx + dy * dy);
+        const double v = d <= r0 ? 255.0 : d >= r1 ? 0.0 : 255.0 * (r1 - d) / (r1 - r0);
+        coverage[y * kSide + x] = static_cast<uint8_t> (v + 0.5);
+      }
+}
+
+} // namespace
+
+gh_status
+bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
+                const gh_bench_image *photo, int repetitions, gh_error *error)
+{
+  const size_t bytes = kPixels * 4, plane = kPixels;
+  uint8_t *host = nullptr, *host_cov = nullptr, *samples = nullptr, *coverage = nullptr;
+  unsigned long long *table = nullptr;
+  unsigned int *sink = nullptr;
+  BENCH_CHECK (cudaMallocHost (&host, bytes), "allocating pinned memory");
+  BENCH_CHECK (cudaMallocHost (&host_cov, plane), "allocating pinned memory");
+  BENCH_CHECK (cudaMalloc (&samples, bytes + 16), "allocating");
+  BENCH_CHECK (cudaMalloc (&coverage, plane + 16), "allocating");
+  BENCH_CHECK (cudaMalloc (&table, kOut * GH_BINS * 8), "allocating");
+  BENCH_CHECK (cudaMalloc (&sink, 4), "allocating");
+
+  const gh_run_plan run = weighted_rgba_plan ();
+  weighted_plan fastest, privatized, global;
+  gh_status status = plan_weighted_fastest (device, run, &fastest, error);
+  if (status == GH_OK)
+    status = plan_weighted_privatized (device, run, &privatized, error);
+  if (status != GH_OK)
+    return status;
+  plan_weighted_global (device, &global);
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, true, 4>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int> (fastest.shared_bytes)),
+               "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, false>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int> (fastest.shared_bytes)),
+               "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 0, false, true>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int> (fastest.shared_bytes)),
+               "sizing shared memory");
+  char description[160];
+  describe_weighted_plan (fastest, run, description, sizeof description);
+  const weighted_job job = make_weighted_job (run, samples, coverage, kPixels, table);
+  const int grid = full_grid (device, 256);
+  std::vector<row> rows = {
+    { "read-only, samples + coverage (ceiling)", false,
+      [=] { launch_read_only2 (samples, bytes, coverage, plane, sink, grid, 256, stream); } },
+    { std::string ("fastest: ") + description, true,
+      [=] { launch_weighted (fastest, job, 4, kOut, stream); } },
+    { "fastest, 4 groups of 4 pixels a step (more loads in flight)", true,
+      [=] {
+        weighted_fast_kernel<4, 1, true, true, 4>
+            <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
+                samples, coverage, kPixels, fastest.flush_every, table, 128u, 256u);
+      } },
+    { "probe, not verified: 4 tables (R, G, B, A weighted, no derived)", false,
+      [=] {
+        weighted_fast_kernel<4, 1, true, false>
+            <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
+                samples, coverage, kPixels, fastest.flush_every, table, 128u, 256u);
+      } },
+    { "probe, not verified: 6 tables of weight 1 (derived, no weights)", false,
+      [=] {
+        weighted_fast_kernel<4, 0, false, true>
+            <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
+                samples, coverage, kPixels, fastest.flush_every, table, 128u, 256u);
+      } },
+    { "privatized (seed's pattern, 64-bit table a block)", true,
+      [=] { launch_weighted (privatized, job, 4, kOut, stream); } },
+    { "global atomics (64-bit)", true, [=] { launch_weighted (global, job, 4, kOut, stream); } },
+  };
+
+  fprintf (out,
+           "### Weighted: RGBA %d x %d (1 GiB) and an 8-bit coverage plane (256 MiB), "
+           "alpha-weighted, six histograms (R, G, B, A, Value, Luminance)\n\n",
+           kSide, kSide);
+  struct input
+  {
+    const char *name;
+    std::function<void ()> fill;
+  };
+  const input inputs[] = {
+    { "uniform noise, noise coverage",
+      [&] {
+        launch_noise (samples, bytes, 0, stream);
+        launch_noise (coverage, plane, bytes, stream);
+        cudaMemcpyAsync (host, samples, bytes, cudaMemcpyDeviceToHost, stream);
+        cudaMemcpyAsync (host_cov, coverage, plane, cudaMemcpyDeviceToHost, stream);
+      } },
+    { "photo tiled, feathered disc",
+      [&] {
+        for (size_t y = 0; y < static_cast<size_t> (kSide); y++)
+          for (size_t x = 0; x < static_cast<size_t> (kSide); x++)
+            {
+              const uint8_t *q
+                  = photo->pixels
+                    + ((y % photo->height) * photo->width + x % photo->width) * photo->channels;
+              uint8_t *o = host + (y * kSide + x) * 4;
+              const bool gray = photo->channels < 3;
+              o[0] = q[0];
+              o[1] = gray ? q[0] : q[1];
+              o[2] = gray ? q[0] : q[2];
+              o[3] = photo->channels == 4 ? q[3] : photo->channels == 2 ? q[1] : 255;
+            }
+        fill_disc (host_cov);
+      } },
+    { "flat colour, feathered disc",
+      [&] {
+        const uint8_t colour[4] = { 200, 120, 40, 255 };
+        for (size_t i = 0; i < bytes; i += 4)
+          memcpy (host + i, colour, 4);
+        fill_disc (host_cov);
+      } },
+  };
+  for (const input &in : inputs)
+    {
+      if (status != GH_OK)
+        break;
+      if (!photo && strncmp (in.name, "photo", 5) == 0)
+        continue;
+      in.fill ();
+      if (strncmp (in.name, "uniform", 7) != 0)
+        {
+          cudaMemcpyAsync (samples, host, bytes, cudaMemcpyHostToDevice, stream);
+          cudaMemcpyAsync (coverage, host_cov, plane, cudaMemcpyHostToDevice, stream);
+        }
+      BENCH_CHECK (cudaStreamSynchronize (stream), "making an input");
+      std::vector<gh_u128> expected;
+      reference (host, host_cov, expected);
+      for (row &r : rows)
+        if (status == GH_OK && r.counts)
+          status = verify_row (r, expected, in.name, stream, table, error);
+      for (row &r : rows)
+        if (status == GH_OK)
+          status = time_row (
+              r, r.name.rfind ("global", 0) == 0 ? std::min (repetitions, 5) : repetitions, stream,
+              table, error);
+      if (status != GH_OK)
+        break;
+      fprintf (out,
+               "#### %s\n\n| kernel | ms (median) | min-max | GB/s | %% of read-only |\n"
+               "|---|---:|---:|---:|---:|\n",
+               in.name);
+      for (const row &r : rows)
+        fprintf (out, "| %s | %.4f | %.4f-%.4f | %.0f | %.1f |\n", r.name.c_str (), r.median, r.min,
+                 r.max, (bytes + plane) / (r.median * 1e6), 100 * rows[0].median / r.median);
+      fputc ('\n', out);
+      fflush (out);
+    }
+
+  cudaFreeHost (host);
+  cudaFreeHost (host_cov);
+  cudaFree (samples);
+  cudaFree (coverage);
+  cudaFree (table);
+  cudaFree (sink);
+  return status;
+}
+
+} // namespace gh
