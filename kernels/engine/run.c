@@ -174,17 +174,6 @@ gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error)
   run->row_bytes = row_bytes;
   run->max_rows = (int) max_rows;
   fill_plan (&run->plan, engine, spec, max_rows * row_bytes);
-  /* The CUDA backend counts plain runs only until its weighted kernels land (branch cuda): it
-   * refuses the others here rather than count them without their weights.  Remove then. */
-  if (engine->ops == &gh_cuda_backend_ops && !gh_plan_plain (&run->plan))
-    {
-      free_run (run);
-      gh_error_set (error, GH_ERROR_UNSUPPORTED,
-                    "%s counts only unweighted runs without value and luminance and with 16-bit "
-                    "samples binned by shifting",
-                    engine->description);
-      return NULL;
-    }
   if (alloc_sink (&run->sink, &run->plan) != 0)
     {
       free_run (run);

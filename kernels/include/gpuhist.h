@@ -304,8 +304,7 @@ extern "C"
                          int bytes_per_sample);
   /* INVALID_ARGUMENT, nothing counted, for a coverage plane of another size than 0, 1 or 2 bytes,
    * alpha weighting on a 1- or 3-channel run, derived channels on a 1- or 2-channel run.
-   * UNSUPPORTED where the backend cannot count the spec: for now the CUDA backend, for anything
-   * but today's runs (no weights, no derived channels, SHIFT binning); the CPU counts all. */
+   * Both backends count every valid spec with every method. */
   gh_run *gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error);
   /* The strip's coverage plane: max_rows * width * coverage_bytes bytes, row by row, filled with
    * the same rows as the strip buffer before gh_run_submit_strip; NULL without a plane. */
