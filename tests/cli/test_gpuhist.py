@@ -331,17 +331,34 @@ def expect_bad_input(runner, args, path, needle, stdin=None):
                       % (" ".join(args), rc, err))
     if out:
         raise Failure("%s: wrote %r to stdout on failure" % (" ".join(args), out[:80]))
-    if not err.startswith("gpuhist: %s: " % shown) or needle.lower() not in err.lower():
+    needles = needle if isinstance(needle, tuple) else (needle,)
+    if not err.startswith("gpuhist: %s: " % shown) or not any(n.lower() in err.lower()
+                                                             for n in needles):
         raise Failure("%s: stderr %r should be 'gpuhist: %s: ...' naming %r"
                       % (" ".join(args), err, shown, needle))
+
+
+NOT_NETPBM = None  # the needle for files that do not start like Netpbm: see needle_for
+
+
+def needle_for(runner, needle):
+    """Without libvips the strict reader answers "not a Netpbm image"; with it, libvips tries the
+    file and names why it cannot decode it."""
+    if needle is not NOT_NETPBM:
+        return needle
+    rc, out, err = runner.run(["--help"])
+    if "through libvips" in out:
+        return ("cannot decode", "not an image gpuhist reads")
+    return "not a Netpbm image"
 
 
 BROKEN = [
     # (label, file contents, what the message must mention)
     ("zero-size file", b"", "empty"),
-    ("wrong magic", b"GIF89a\x01\x00\x01\x00", "not a Netpbm image"),
-    ("PNG", b"\x89PNG\r\n\x1a\n", "not a Netpbm image"),
-    ("lower-case magic", b"p6 1 1 255\n\x00\x00\x00", "not a Netpbm image"),
+    # Not Netpbm: libvips' reason where the tool has it (NOT_NETPBM), else the strict reader's.
+    ("wrong magic", b"GIF89a\x01\x00\x01\x00", NOT_NETPBM),
+    ("PNG", b"\x89PNG\r\n\x1a\n", NOT_NETPBM),
+    ("lower-case magic", b"p6 1 1 255\n\x00\x00\x00", NOT_NETPBM),
     ("text PPM", b"P3 1 1 255\n0 0 0\n", "not supported"),
     ("PBM", b"P4 8 1\n\xff", "not supported"),
     ("magic alone", b"P6", "truncated header"),
@@ -379,6 +396,7 @@ BROKEN = [
 
 def group_broken(runner, rng):
     for label, data, needle in BROKEN:
+        needle = needle_for(runner, needle)
         path = runner.write(data, ".broken")
         try:
             expect_bad_input(runner, [path], path, needle)
@@ -386,7 +404,7 @@ def group_broken(runner, rng):
             expect_bad_input(runner, ["--method", "all", path], path, needle)
         except Failure as failure:
             raise Failure("%s: %s" % (label, failure))
-    label, data, needle = rng.choice(BROKEN)
+    label, data, needle = rng.choice([case for case in BROKEN if case[2] is not NOT_NETPBM])
     expect_bad_input(runner, ["-"], "-", needle, stdin=data)
 
     missing = os.path.join(runner.workdir, "does-not-exist.pgm")
