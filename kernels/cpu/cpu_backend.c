@@ -4,8 +4,10 @@
  *   fastest         the same with four interleaved copies per thread, so that runs of equal
  *                   samples do not wait on each other's increments
  *   read-only       every thread reads its part of the strip and counts nothing
- * Without repetitions a strip is counted in the background while the caller fills the next. */
+ * Without repetitions a strip is counted in the background while the caller fills the next.
+ * Weighted runs and derived channels count in cpu_weighted.c; plain runs never go there. */
 #include "backend.h"
+#include "cpu_weighted.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -62,6 +64,12 @@ typedef struct
   uint32_t *thread_tables; /* threads * copies * table_words */
   _Atomic uint32_t *shared_table;
   volatile uint64_t read_sink;
+  /* Runs that are not plain (weights, derived channels, GIMP's binning): the rules and 64-bit
+   * tables (out_channels * bins a table). */
+  cpu_weighted_rules *weighted;
+  uint64_t *wide_tables;         /* threads tables */
+  uint32_t *narrow_tables;       /* threads tables, fastest's 32-bit counters */
+  _Atomic uint64_t *wide_shared; /* global atomics */
 } cpu_run;
 
 static void *
@@ -158,6 +166,38 @@ count_fastest (const uint8_t *p, size_t n, int channels, uint32_t *copies, size_
     copies[(i % (size_t) channels) * GH_BINS + p[i]]++;
 }
 
+/* XORs every byte of [p, p + n), 8 at a time, so that the compiler cannot skip the reads. */
+static uint64_t
+read_bytes (const uint8_t *p, size_t n)
+{
+  uint64_t acc = 0, word;
+  size_t i = 0;
+  for (; i + sizeof word <= n; i += sizeof word)
+    {
+      memcpy (&word, p + i, sizeof word);
+      acc ^= word;
+    }
+  for (; i < n; i++)
+    acc ^= p[i];
+  return acc;
+}
+
+/* This thread's share, bytes [begin, end) of the strip, of a weighted or derived run. */
+static void
+job_count_weighted (cpu_run *run, int thread, size_t begin, size_t end)
+{
+  const size_t pixel_bytes = (size_t) run->plan.channels * run->plan.bytes_per_sample;
+  const size_t words = run->weighted->table_words;
+  const cpu_weighted_tables tables = {
+    .wide = run->wide_tables + (size_t) thread * words,
+    .narrow = run->narrow_tables + (size_t) thread * words,
+    .shared = run->wide_shared,
+  };
+  const uint8_t *coverage = run->plan.coverage_bytes ? run->data + run->plan.coverage_offset : NULL;
+  cpu_weighted_count (run->weighted, run->method, run->data, coverage, begin / pixel_bytes,
+                      end / pixel_bytes, &tables);
+}
+
 static void
 job_count (void *arg, int thread, int threads)
 {
@@ -170,6 +210,12 @@ job_count (void *arg, int thread, int threads)
   const uint8_t *p = run->data + begin;
   const size_t n = end - begin;
   uint32_t *copies = run->thread_tables + (size_t) thread * run->copies * words;
+
+  if (run->weighted && run->method != GH_METHOD_READ_ONLY)
+    {
+      job_count_weighted (run, thread, begin, end);
+      return;
+    }
 
   if (run->plan.bytes_per_sample == 2 && run->method != GH_METHOD_READ_ONLY)
     {
@@ -205,26 +251,58 @@ job_count (void *arg, int thread, int threads)
       break;
     case GH_METHOD_READ_ONLY:
     default:
-      {
-        uint64_t acc = 0, word;
-        size_t i = 0;
-        for (; i + sizeof word <= n; i += sizeof word)
-          {
-            memcpy (&word, p + i, sizeof word);
-            acc ^= word;
-          }
-        for (; i < n; i++)
-          acc ^= p[i];
-        run->read_sink ^= acc;
-      }
+      run->read_sink ^= read_bytes (p, n);
+      if (run->plan.coverage_bytes)
+        {
+          /* The coverage plane too: the ceiling reads what the counting methods read. */
+          const size_t pixel_bytes = (size_t) channels * run->plan.bytes_per_sample;
+          const size_t cover = (size_t) run->plan.coverage_bytes;
+          run->read_sink
+              ^= read_bytes (run->data + run->plan.coverage_offset + begin / pixel_bytes * cover,
+                             n / pixel_bytes * cover);
+        }
       break;
     }
 }
 
 /* Adds what the last job counted into the sink. */
+/* Adds a 64-bit table into the sink's table for the method: 128-bit sums for weighted runs. */
+static void
+fold_table (cpu_run *run, const uint64_t *table, size_t words)
+{
+  gh_u128 *sums = run->sink->weighted[run->method];
+  uint64_t *counts = run->sink->counts[run->method];
+  for (size_t w = 0; w < words; w++)
+    if (sums)
+      gh_u128_add64 (&sums[w], table[w]);
+    else if (counts)
+      counts[w] += table[w];
+}
+
+static void
+fold_weighted_job (cpu_run *run)
+{
+  const size_t words = run->weighted->table_words;
+  if (run->method == GH_METHOD_GLOBAL_ATOMICS)
+    {
+      /* A strip's sums stay below 2^63 (gh_run_plan), so the shared table never wraps. */
+      fold_table (run, (const uint64_t *) run->wide_shared, words);
+      return;
+    }
+  for (int t = 0; t < run->backend->pool.count; t++)
+    fold_table (run, run->wide_tables + (size_t) t * words, words);
+}
+
 static void
 fold_job (cpu_run *run)
 {
+  if (run->method == GH_METHOD_READ_ONLY)
+    return;
+  if (run->weighted)
+    {
+      fold_weighted_job (run);
+      return;
+    }
   uint64_t *counts = run->sink->counts[run->method];
   if (!counts)
     return;
@@ -249,7 +327,10 @@ start_job (cpu_run *run, gh_method method, const uint8_t *data, size_t bytes)
   run->method = method;
   run->data = data;
   run->bytes = bytes;
-  if (method == GH_METHOD_GLOBAL_ATOMICS)
+  if (method == GH_METHOD_GLOBAL_ATOMICS && run->weighted)
+    for (size_t w = 0; w < run->weighted->table_words; w++)
+      atomic_store_explicit (&run->wide_shared[w], 0, memory_order_relaxed);
+  else if (method == GH_METHOD_GLOBAL_ATOMICS)
     for (size_t w = 0; w < run->table_words; w++)
       atomic_store_explicit (&run->shared_table[w], 0, memory_order_relaxed);
   pool_dispatch (&run->backend->pool, job_count, run);
@@ -336,18 +417,33 @@ cpu_run_free (cpu_run *run)
   free (run->staging[1]);
   free (run->thread_tables);
   free ((void *) run->shared_table);
+  free (run->weighted);
+  free (run->wide_tables);
+  free (run->narrow_tables);
+  free ((void *) run->wide_shared);
   free (run);
+}
+
+/* The rules and tables of a weighted or derived run; 0, or -1 when memory ran out. */
+static int
+alloc_weighted (cpu_run *run)
+{
+  const size_t threads = (size_t) run->backend->pool.count;
+  run->weighted = malloc (sizeof *run->weighted);
+  if (!run->weighted)
+    return -1;
+  cpu_weighted_rules_init (run->weighted, &run->plan);
+  const size_t words = run->weighted->table_words;
+  run->wide_tables = calloc (threads * words, sizeof (uint64_t));
+  run->narrow_tables = calloc (threads * words, sizeof (uint32_t));
+  run->wide_shared = calloc (words, sizeof (uint64_t));
+  return run->wide_tables && run->narrow_tables && run->wide_shared ? 0 : -1;
 }
 
 static void *
 cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
 {
   cpu_backend *backend = data;
-  if (gh_plan_weighted (plan) || plan->derived)
-    {
-      gh_error_set (error, GH_ERROR_UNSUPPORTED, "weighted and derived runs are not counted yet");
-      return NULL;
-    }
   cpu_run *run = calloc (1, sizeof *run);
   if (!run)
     {
@@ -366,6 +462,8 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   run->thread_tables
       = calloc ((size_t) backend->pool.count * run->copies * run->table_words, sizeof (uint32_t));
   run->shared_table = calloc (run->table_words, sizeof (uint32_t));
+  if (!gh_plan_plain (plan) && alloc_weighted (run) != 0)
+    run->shared_table = NULL; /* reported as out of memory below */
   if (!run->staging[0] || (plan->repetitions == 0 && !run->staging[1]) || !run->thread_tables
       || !run->shared_table)
     {

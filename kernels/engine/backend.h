@@ -158,6 +158,15 @@ extern "C"
     return plan->coverage_bytes > 0 || plan->alpha_weighted;
   }
 
+  /* Today's run: no weights, no derived channels, 16-bit samples binned by SHIFT.  Backends keep
+   * their original code path (and speed) for these. */
+  static inline GH_HOST_DEVICE int
+  gh_plan_plain (const gh_run_plan *plan)
+  {
+    return !gh_plan_weighted (plan) && !plan->derived
+           && (plan->bytes_per_sample == 1 || plan->binning == GH_BINNING_SHIFT);
+  }
+
 #ifdef __cplusplus
 }
 #endif

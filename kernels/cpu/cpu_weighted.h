@@ -1,0 +1,36 @@
+/* gpu-histogram: the CPU backend's counting of weighted runs (a coverage plane, alpha weighting)
+ * and of derived channels (value, luminance): every method but read-only, on one thread's
+ * share of a strip.  cpu_backend.c runs it on its pool and folds the tables into the sink. */
+#ifndef GPUHIST_CPU_WEIGHTED_H
+#define GPUHIST_CPU_WEIGHTED_H
+
+#include "backend.h"
+
+#include <stdatomic.h>
+
+typedef struct
+{
+  gh_run_plan plan;
+  size_t table_words; /* out_channels * bins */
+  uint32_t alpha_full;
+  double luminance_terms[3][256]; /* GIMP's products of 8-bit levels (gimp_rules.h) */
+} cpu_weighted_rules;
+
+void cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan);
+
+/* Where a thread counts: its own 64-bit table (privatized, fastest), a 32-bit table for
+ * fastest's narrow counters, or the table all threads share (global atomics). */
+typedef struct
+{
+  uint64_t *wide;
+  uint32_t *narrow;
+  _Atomic uint64_t *shared;
+} cpu_weighted_tables;
+
+/* Pixels [begin, end) of a strip whose coverage plane is at coverage (NULL without one); adds
+ * into tables (wide is zeroed first: it holds this share's sums, below 2^63). */
+void cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, const uint8_t *samples,
+                         const uint8_t *coverage, size_t begin, size_t end,
+                         const cpu_weighted_tables *tables);
+
+#endif /* GPUHIST_CPU_WEIGHTED_H */

@@ -1,0 +1,136 @@
+/* gpu-histogram: engine/gimp_rules.h against GIMP's own arithmetic, transcribed literally in
+ * gimp-literal.h.  Exhaustive
+ * where it can be: every 8-bit level, every 8-bit RGB triple (2^24), every 16-bit level at every
+ * bin count; random 16-bit triples for value and luminance. */
+#include "gimp-literal.h"
+#include "gimp_rules.h"
+#include "test-util.h"
+
+#include <math.h>
+
+/* 8-bit levels land in their own bin: what gh_value_bin_u8 and the engine's 8-bit bins rest on. */
+static void
+test_u8_levels (void)
+{
+  for (unsigned s = 0; s < 256; s++)
+    {
+      CHECK (gh_gimp_float_u8 (s) == babl_float (s, 255), "u8 %u: float", s);
+      CHECK (gimp_bin (babl_float (s, 255), 256) == (int) s, "u8 %u: GIMP bins it elsewhere", s);
+    }
+}
+
+static void
+test_u8_triples (void)
+{
+  double terms[3][256];
+  gh_luminance_terms_u8 (terms);
+  unsigned long value_wrong = 0, luminance_wrong = 0, terms_wrong = 0, exact_differs = 0;
+  for (unsigned rgb = 0; rgb < (1u << 24); rgb++)
+    {
+      const unsigned r = rgb >> 16, g = (rgb >> 8) & 255, b = rgb & 255;
+      const float fr = babl_float (r, 255), fg = babl_float (g, 255), fb = babl_float (b, 255);
+      const int value = gimp_bin (gimp_max (fr, fg, fb), 256);
+      const int luminance = gimp_bin (gimp_luminance (fr, fg, fb), 256);
+      value_wrong += gh_value_bin_u8 (r, g, b) != value;
+      luminance_wrong += gh_luminance_bin_u8 (r, g, b) != luminance;
+      terms_wrong
+          += gh_luminance_bin_from_terms (terms[0][r], terms[1][g], terms[2][b], 256) != luminance;
+      /* Where exact arithmetic would bin otherwise: the cases "follow GIMP" is about. */
+      exact_differs
+          += (int) floor ((0.22248840 * r + 0.71690369 * g + 0.06060791 * b) + 0.5) != luminance;
+    }
+  CHECK (value_wrong == 0, "value: %lu of 2^24 triples off GIMP's bin", value_wrong);
+  CHECK (luminance_wrong == 0, "luminance: %lu of 2^24 triples off GIMP's bin", luminance_wrong);
+  CHECK (terms_wrong == 0, "luminance from terms: %lu of 2^24 triples off", terms_wrong);
+  printf ("# 8-bit luminance: %lu of 2^24 triples bin otherwise in exact arithmetic\n",
+          exact_differs);
+}
+
+static void
+test_u16_levels (void)
+{
+  for (size_t k = 0; k < sizeof test_bin_counts / sizeof test_bin_counts[0]; k++)
+    {
+      const int bins = test_bin_counts[k];
+      unsigned long wrong = 0, shift_differs = 0;
+      for (unsigned s = 0; s < 65536; s++)
+        {
+          const int want = gimp_bin (babl_float (s, 65535), bins);
+          wrong += gh_gimp_bin_u16 (s, bins) != want;
+          wrong += gh_bin_u16 (s, GH_BINNING_GIMP, bins, shift_for (bins)) != want;
+          wrong += gh_bin_u16 (s, GH_BINNING_SHIFT, bins, shift_for (bins))
+                   != (int) (s >> shift_for (bins));
+          shift_differs += (int) (s >> shift_for (bins)) != want;
+        }
+      CHECK (wrong == 0, "16-bit levels at %d bins: %lu off GIMP's rule", bins, wrong);
+      CHECK (bins == 65536 || shift_differs > 0, "%d bins: the two rules never differ", bins);
+    }
+}
+
+static void
+test_u16_triples (void)
+{
+  static const int bins_list[] = { 256, 1024, 65536 };
+  for (size_t k = 0; k < sizeof bins_list / sizeof bins_list[0]; k++)
+    {
+      const int bins = bins_list[k], shift = shift_for (bins);
+      unsigned long wrong = 0;
+      for (int i = 0; i < 2000000; i++)
+        {
+          const uint64_t x = test_random ();
+          const unsigned r = x & 0xFFFF, g = (x >> 16) & 0xFFFF, b = (x >> 32) & 0xFFFF;
+          const float fr = babl_float (r, 65535), fg = babl_float (g, 65535),
+                      fb = babl_float (b, 65535);
+          const float l = gimp_luminance (fr, fg, fb);
+          wrong += gh_value_bin_u16 (r, g, b, GH_BINNING_GIMP, bins, shift)
+                   != gimp_bin (gimp_max (fr, fg, fb), bins);
+          wrong
+              += gh_luminance_bin_u16 (r, g, b, GH_BINNING_GIMP, bins, shift) != gimp_bin (l, bins);
+          const unsigned top = r > g ? (r > b ? r : b) : (g > b ? g : b);
+          wrong
+              += gh_value_bin_u16 (r, g, b, GH_BINNING_SHIFT, bins, shift) != (int) (top >> shift);
+          wrong += gh_luminance_bin_u16 (r, g, b, GH_BINNING_SHIFT, bins, shift)
+                   != gimp_bin (l, 65536) >> shift;
+        }
+      CHECK (wrong == 0, "16-bit triples at %d bins: %lu bins off", bins, wrong);
+    }
+}
+
+/* NaN, negative and above-one floats: GIMP's SAFE_CLAMP sends NaN to bin 0. */
+static void
+test_out_of_range (void)
+{
+  CHECK (gh_gimp_bin_of_float (NAN, 1024) == 0, "NaN");
+  CHECK (gh_gimp_bin_of_float (-1.0f, 1024) == 0, "negative");
+  CHECK (gh_gimp_bin_of_float (2.0f, 1024) == 1023, "above one");
+  CHECK (gh_gimp_bin_of_float (INFINITY, 256) == 255, "infinity");
+}
+
+/* A carry out of the low word, and sums that pass 2^64. */
+static void
+test_u128_fold (void)
+{
+  gh_u128 total = { 0, UINT64_MAX - 4 };
+  gh_u128_add64 (&total, 10);
+  CHECK (total.hi == 1 && total.lo == 5, "carry: %" PRIu64 ":%" PRIu64, total.hi, total.lo);
+  gh_u128 many = { 0, 0 };
+  const uint64_t w = (uint64_t) 65535 * 65535;
+  for (int i = 0; i < 3 * 1000000; i++)
+    gh_u128_add64 (&many, w << 20);
+  /* 3e6 * (w << 20) = 3e6 * w * 2^20, exactly, as hi:lo. */
+  const unsigned __int128 want = (unsigned __int128) 3000000 * (w << 20);
+  CHECK (many.hi == (uint64_t) (want >> 64) && many.lo == (uint64_t) want, "sum past 2^64");
+}
+
+int
+main (void)
+{
+  test_init ();
+  test_u8_levels ();
+  test_u8_triples ();
+  test_u16_levels ();
+  test_u16_triples ();
+  test_out_of_range ();
+  test_u128_fold ();
+  return test_finish ("gimp-rules");
+}
