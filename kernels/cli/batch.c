@@ -126,7 +126,7 @@ static char *
 count_file (gh_engine *engine, const batch_request *request, const char *path, int *failed)
 {
   char message[SOURCE_ERROR_SIZE] = "";
-  source_request open_request = { path, NULL, NULL };
+  source_request open_request = { .path = path };
   const char *names[GH_MAX_CHANNELS + 2];
   gh_result result;
   char *line;

@@ -652,8 +652,9 @@ static int
 run_single (const cli_options *options)
 {
   const char *name = strcmp (options->input, "-") == 0 ? "standard input" : options->input;
-  source_request open_request
-      = { options->input, options->raw ? &options->raw_geometry : NULL, options->weights };
+  source_request open_request = { .path = options->input,
+                                  .raw = options->raw ? &options->raw_geometry : NULL,
+                                  .weights = options->weights };
   char message[SOURCE_ERROR_SIZE] = "";
   gh_options engine_options;
   gh_error error = { GH_OK, "" };

@@ -58,6 +58,8 @@ typedef struct
   const char *path;
   const pnm_raw_geometry *raw; /* headerless samples of this geometry, or NULL */
   const char *weights;         /* a coverage plane's file, or NULL */
+  const void *buffer;          /* vips_source_open only: the file's bytes in memory instead of */
+  size_t buffer_size;          /* path (the fuzz target), kept by the caller until closed */
 } source_request;
 
 /* Opens request->path: Netpbm (and raw) through the strict reader, anything else through libvips
