@@ -201,9 +201,8 @@ open_buffer (const void *buffer, size_t size, char *error, size_t error_size)
       snprintf (error, error_size, "not an image gpuhist reads: libvips has no loader for it");
       return NULL;
     }
-  VipsImage *image = vips_image_new_from_buffer (buffer, size, "", "access",
-                                                 VIPS_ACCESS_SEQUENTIAL, "fail_on",
-                                                 VIPS_FAIL_ON_ERROR, NULL);
+  VipsImage *image = vips_image_new_from_buffer (buffer, size, "", "access", VIPS_ACCESS_SEQUENTIAL,
+                                                 "fail_on", VIPS_FAIL_ON_ERROR, NULL);
   if (!image)
     take_vips_error ("cannot decode", error, error_size);
   return image;
@@ -336,10 +335,10 @@ open_images (vips_source *source, char *error, size_t error_size)
   if (source->image)
     g_object_unref (source->image);
   source->base.info.coverage_bytes = 0;
-  source->image = source->request.buffer
-                      ? open_buffer (source->request.buffer, source->request.buffer_size, error,
-                                     error_size)
-                      : open_sequential (source->request.path, error, error_size);
+  source->image
+      = source->request.buffer
+            ? open_buffer (source->request.buffer, source->request.buffer_size, error, error_size)
+            : open_sequential (source->request.path, error, error_size);
   if (!source->image || describe (source, source->image, error, error_size))
     return -1;
   if (source->request.weights && join_weights (source, source->request.weights, error, error_size))
