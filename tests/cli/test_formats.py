@@ -11,6 +11,8 @@ Usage: test_formats.py GROUP GPUHIST
             line on a terminal
   corrupt   a corpus of 40+ truncated and damaged PNG/JPEG/TIFF files: exit 1 and
             "gpuhist: FILE: reason" for each, in bounded time, never a signal
+  combinations  flags a file cannot take (--alpha-weighted without alpha, --derived on gray,
+            a plane of the wrong size or kind): exit 1 and the reason
   weighted  --alpha-weighted, --weights, --derived against numpy's exact sums (exit 77 while the
             engine refuses weighted runs)
 
@@ -535,7 +537,47 @@ def group_weighted(runner, rng):
     return checked
 
 
-GROUPS = {"formats": group_formats, "same": group_same, "batch": group_batch,
+def expect_refused(runner, args, path, needle):
+    rc, out, err = runner.run(args + [path])
+    if rc != 1 or out or not err.startswith("gpuhist: %s: " % path) or needle not in err:
+        raise Failure("gpuhist %s: exit %d (expected 1), stderr %r should name %r"
+                      % (" ".join(args + [path]), rc, err, needle))
+
+
+def group_combinations(runner, rng):
+    """Flags a file cannot take: exit 1 and the reason, nothing on standard output."""
+    rgb = png_of(runner, random_array(rng, 6, 9, 3, np.uint8))
+    gray = png_of(runner, random_array(rng, 6, 9, 1, np.uint8))
+    small = png_of(runner, random_array(rng, 5, 9, 1, np.uint8))
+    colour_plane = png_of(runner, random_array(rng, 6, 9, 3, np.uint8))
+    float_plane = runner.path(".tif")
+    vips("copy", write_pfm_path(runner, rng.random((6, 9, 1)).astype(np.float32)), float_plane)
+    pgm = runner.path(".pgm")
+    with open(pgm, "wb") as f:
+        f.write(b"P5 9 6 255\n" + bytes(54))
+    cases = [
+        (["--alpha-weighted"], rgb, "alpha channel"),
+        (["--derived"], gray, "RGB or RGBA"),
+        (["--bins", "1024"], rgb, "256 levels"),
+        (["--weights", small], rgb, "is 9 x 5, the image 9 x 6"),
+        (["--weights", colour_plane], rgb, "one 8-bit or 16-bit gray channel"),
+        (["--weights", float_plane], rgb, "one 8-bit or 16-bit gray channel"),
+        (["--weights", os.path.join(runner.workdir, "none.png")], rgb, "--weights"),
+        # A Netpbm image takes a PGM plane only.
+        (["--weights", gray], pam_of(runner, random_array(rng, 6, 9, 1, np.uint8)), "PGM"),
+    ]
+    for args, path, needle in cases:
+        expect_refused(runner, args, path, needle)
+    return len(cases)
+
+
+def write_pfm_path(runner, array):
+    path = runner.path(".pfm")
+    write_pfm(path, array)
+    return path
+
+
+GROUPS = {"formats": group_formats, "combinations": group_combinations, "same": group_same, "batch": group_batch,
           "corrupt": group_corrupt, "weighted": group_weighted}
 
 
