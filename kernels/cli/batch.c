@@ -229,9 +229,10 @@ start_engines (const batch_request *request, worker *workers, char *error, size_
 {
   gh_options options = request->engine_options;
   gh_error engine_error = { GH_OK, "" };
-  size_t budget = options.memory_budget ? options.memory_budget : GH_DEFAULT_MEMORY_BUDGET;
 
-  options.memory_budget = budget / (size_t) request->jobs;
+  /* A budget the user gave is shared; the tool's own is each worker's. */
+  if (request->shared_budget)
+    options.memory_budget = request->shared_budget / (size_t) request->jobs;
   for (int j = 0; j < request->jobs; j++)
     {
       workers[j].engine = gh_engine_new (&options, &engine_error);

@@ -18,6 +18,7 @@ typedef struct
   int n_paths;
   int jobs; /* worker threads; each has an engine */
   gh_options engine_options;
+  size_t shared_budget; /* --memory-budget, shared by the workers; 0: engine_options' each */
   count_request count;
   FILE *out;
   int quiet;    /* no backend line, no progress */

@@ -605,6 +605,30 @@ check_file_options (const cli_options *options, const image_info *info, const ch
   return EXIT_OK;
 }
 
+/* Strips of a few MiB when libvips decodes as the engine counts: the engine counts one while
+ * the next decodes, where the default budget's two 128 MiB strips would hold a whole photo and
+ * count it only once it is decoded.  On the CPU backend the counting threads leave the decoders
+ * their cores.  (docs/BENCHMARKS.md, "gpuhist on photos", has the numbers.)  row_bytes: the
+ * widest row the engine may be given (a strip holds at least a few). */
+#define DECODING_MEMORY_BUDGET ((size_t) 8 << 20)
+#define DECODING_MIN_STRIP_ROWS 8
+
+static void
+share_with_decoder (const cli_options *options, gh_options *engine_options, int decoders,
+                    size_t row_bytes)
+{
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+
+  if (!options->memory_budget && !getenv ("GPUHIST_MEMORY_BUDGET"))
+    {
+      size_t budget = DECODING_MEMORY_BUDGET;
+      if (budget < 2 * DECODING_MIN_STRIP_ROWS * row_bytes)
+        budget = 2 * DECODING_MIN_STRIP_ROWS * row_bytes;
+      engine_options->memory_budget = budget;
+    }
+  engine_options->cpu_threads = cores > decoders ? (int) (cores - decoders) : 1;
+}
+
 /* gpuhist --json-lines FILE... */
 static int
 run_batch (const cli_options *options)
@@ -624,8 +648,10 @@ run_batch (const cli_options *options)
   if (request.jobs > request.n_paths && request.n_paths > 0)
     request.jobs = request.n_paths;
   engine_options_for (options, &request.engine_options);
-  /* The workers share the cores: each engine counts on its share. */
-  request.engine_options.cpu_threads = cores > request.jobs ? (int) (cores / request.jobs) : 1;
+  /* Each worker decodes and counts: its engine counts on one thread, in strips that hold rows of
+   * up to 1 MiB pixels of 4 16-bit channels. */
+  share_with_decoder (options, &request.engine_options, (int) cores, (size_t) 1 << 23);
+  request.shared_budget = options->memory_budget;
   request.count = options->count;
   request.quiet = options->quiet;
   request.progress = !options->quiet && isatty (STDERR_FILENO) && request.n_paths > 10;
@@ -668,6 +694,10 @@ run_single (const cli_options *options)
     }
   int exit_code = check_file_options (options, &source->info, name);
   engine_options_for (options, &engine_options);
+  if (source->info.decodes)
+    share_with_decoder (options, &engine_options, 1,
+                        (size_t) source->info.width * source->info.channels
+                            * source->info.bytes_per_sample);
   gh_engine *engine = exit_code ? NULL : gh_engine_new (&engine_options, &error);
   if (!exit_code && !engine)
     {

@@ -33,6 +33,7 @@ typedef struct
   const char *channel_names[SOURCE_MAX_CHANNELS]; /* "gray", "alpha", "red", ... */
   char format[64];                                /* e.g. "PNG, 16-bit" */
   int narrowed;                                   /* float or 32-bit samples, narrowed to 16 */
+  int decodes;                                    /* rows are decoded on the CPU as they stream */
 } image_info;
 
 /* Rows [first_row, first_row + rows) of the samples, `stride` bytes apart; coverage (NULL without

@@ -285,6 +285,7 @@ describe (vips_source *source, VipsImage *image, char *error, size_t error_size)
   info->channels = image->Bands;
   info->bytes_per_sample = image->BandFmt == VIPS_FORMAT_UCHAR ? 1 : 2;
   info->narrowed = image->BandFmt != VIPS_FORMAT_UCHAR && image->BandFmt != VIPS_FORMAT_USHORT;
+  info->decodes = 1;
   name_channels (info, image->Type);
   /* "pngload_source" says more to a user as "png". */
   size_t name_length = strcspn (loader, "_");
