@@ -281,6 +281,18 @@ static const struct option long_options[] = {
   { NULL, 0, NULL, 0 },
 };
 
+/* --method cpu is the CPU backend.  -1 to go on, or the usage error. */
+static int
+choose_backend (cli_options *options)
+{
+  if (options->method != CHOICE_CPU)
+    return -1;
+  if (options->backend == GH_BACKEND_CUDA)
+    return usage_error ("--method cpu runs on the CPU backend: it cannot go with --backend cuda");
+  options->backend = GH_BACKEND_CPU;
+  return -1;
+}
+
 /* --json-lines FILE...: what cannot go with many files. */
 static int
 check_batch_arguments (int argc, char **argv, cli_options *options)
@@ -299,14 +311,7 @@ check_batch_arguments (int argc, char **argv, cli_options *options)
       return usage_error ("--json-lines reads files, not standard input");
   options->inputs = argv + optind;
   options->n_inputs = argc - optind;
-  if (options->method == CHOICE_CPU)
-    {
-      if (options->backend == GH_BACKEND_CUDA)
-        return usage_error ("--method cpu runs on the CPU backend: it cannot go with "
-                            "--backend cuda");
-      options->backend = GH_BACKEND_CPU;
-    }
-  return -1;
+  return choose_backend (options);
 }
 
 /* Fills *options from argv.  Returns -1 to go on, or the exit status (help, version, usage). */
@@ -430,14 +435,7 @@ parse_arguments (int argc, char **argv, cli_options *options)
                         argv[optind]);
   options->input = argv[optind];
 
-  if (options->method == CHOICE_CPU)
-    {
-      if (options->backend == GH_BACKEND_CUDA)
-        return usage_error ("--method cpu runs on the CPU backend: it cannot go with "
-                            "--backend cuda");
-      options->backend = GH_BACKEND_CPU;
-    }
-  return -1;
+  return choose_backend (options);
 }
 
 /* gpuhist --bench: the kernels on the GPU, as Markdown tables on standard output. */

@@ -41,18 +41,29 @@ join_lines (char *text)
   *to = '\0';
 }
 
+/* A line in memory that starts {"file": FILE, ... */
+static FILE *
+start_line (const char *file, char **text, size_t *size)
+{
+  FILE *out = open_memstream (text, size);
+  if (out)
+    {
+      fputs ("{\"file\": ", out);
+      write_string (out, file);
+    }
+  return out;
+}
+
 char *
 json_line_result (const char *file, const char *format, const gh_result *result,
                   const char *const *channel_names)
 {
   char *text = NULL;
   size_t size = 0;
-  FILE *out = open_memstream (&text, &size);
+  FILE *out = start_line (file, &text, &size);
 
   if (!out)
     return NULL;
-  fputs ("{\"file\": ", out);
-  write_string (out, file);
   fputs (", \"format\": ", out);
   write_string (out, format);
   fputs (", ", out);
@@ -74,12 +85,10 @@ json_line_error (const char *file, const char *error)
 {
   char *text = NULL;
   size_t size = 0;
-  FILE *out = open_memstream (&text, &size);
+  FILE *out = start_line (file, &text, &size);
 
   if (!out)
     return NULL;
-  fputs ("{\"file\": ", out);
-  write_string (out, file);
   fputs (", \"error\": ", out);
   write_string (out, error);
   fputs ("}", out);

@@ -24,11 +24,9 @@ a run's random choices.
 import json
 import os
 import pty
-import random
 import struct
 import subprocess
 import sys
-import tempfile
 import zlib
 
 SKIP = 77
@@ -44,28 +42,20 @@ except ImportError:
     print("PIL and numpy are needed: apt-get install python3-pil python3-numpy")
     sys.exit(SKIP)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_gpuhist  # noqa: E402  (its runner; standard library only)
+from test_gpuhist import Failure  # noqa: E402
+
 # A broken file must fail well within this (the decoders never wait for more data).
 PER_FILE_TIMEOUT_S = 20
 
 
-class Failure(Exception):
-    pass
+class Runner(test_gpuhist.Runner):
+    """test_gpuhist's runner, with a time limit per run and --json documents."""
 
-
-class Runner:
-    def __init__(self, gpuhist, workdir):
-        self.gpuhist = gpuhist
-        self.workdir = workdir
-        self.runs = 0
-        self.serial = 0
-
-    def path(self, suffix):
-        self.serial += 1
-        return os.path.join(self.workdir, "f%03d%s" % (self.serial, suffix))
-
-    def run(self, args, timeout=120):
+    def run(self, args, stdin=None, timeout=120):
         self.runs += 1
-        result = subprocess.run([self.gpuhist] + args, stdout=subprocess.PIPE,
+        result = subprocess.run([self.gpuhist] + args, input=stdin, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, timeout=timeout)
         return result.returncode, result.stdout.decode("utf-8", "replace"), \
             result.stderr.decode("utf-8", "replace")
@@ -581,31 +571,15 @@ GROUPS = {"formats": group_formats, "combinations": group_combinations, "same": 
           "corrupt": group_corrupt, "weighted": group_weighted}
 
 
-def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in GROUPS:
-        print(__doc__, file=sys.stderr)
-        return 2
-    group, gpuhist = sys.argv[1], os.path.abspath(sys.argv[2])
+def without_libvips(gpuhist):
     help_text = subprocess.run([gpuhist, "--help"], stdout=subprocess.PIPE).stdout.decode()
-    if "through libvips" not in help_text:
-        print("gpuhist was built without libvips: skipped")
-        return SKIP
-    forced = os.environ.get("GPUHIST_TEST_SEED")
-    seed = int(forced, 0) if forced else random.SystemRandom().getrandbits(63)
-    print("seed %d (set GPUHIST_TEST_SEED to replay)" % seed)
-    sys.stdout.flush()
-    rng = np.random.default_rng(seed)
-    with tempfile.TemporaryDirectory(prefix="gpuhist-formats-") as workdir:
-        runner = Runner(gpuhist, workdir)
-        try:
-            checked = GROUPS[group](runner, rng)
-        except Failure as failure:
-            print("FAIL (seed %d): %s" % (seed, failure), file=sys.stderr)
-            return 1
-    if checked is None:
-        return SKIP
-    print("%s: %d cases, %d gpuhist runs, all as expected" % (group, checked, runner.runs))
-    return 0
+    return None if "through libvips" in help_text else "gpuhist was built without libvips"
+
+
+def main():
+    return test_gpuhist.run_group(GROUPS, __doc__, make_rng=np.random.default_rng,
+                                  runner_class=Runner, prefix="gpuhist-formats-",
+                                  precheck=without_libvips)
 
 
 if __name__ == "__main__":

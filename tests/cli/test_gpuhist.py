@@ -586,20 +586,27 @@ GROUPS = {"good": group_good, "16bit": group_sixteen, "raw": group_raw, "broken"
           "gpu": group_gpu}
 
 
-def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in GROUPS:
-        print(__doc__, file=sys.stderr)
+def run_group(groups, doc, make_rng=random.Random, runner_class=Runner, prefix="gpuhist-cli-",
+              precheck=None):
+    """Runs the group argv names with a fresh (or GPUHIST_TEST_SEED's) seed; the exit status.
+    precheck (gpuhist's path) may return why the group cannot run here: skipped."""
+    if len(sys.argv) != 3 or sys.argv[1] not in groups:
+        print(doc, file=sys.stderr)
         return 2
     group, gpuhist = sys.argv[1], os.path.abspath(sys.argv[2])
+    why = precheck(gpuhist) if precheck else None
+    if why:
+        print("%s: skipped" % why)
+        return SKIP
     forced = os.environ.get("GPUHIST_TEST_SEED")
     seed = int(forced, 0) if forced else random.SystemRandom().getrandbits(63)
     print("seed %d (set GPUHIST_TEST_SEED to replay)" % seed)
     sys.stdout.flush()
-    rng = random.Random(seed)
-    with tempfile.TemporaryDirectory(prefix="gpuhist-cli-") as workdir:
-        runner = Runner(gpuhist, seed, workdir)
+    rng = make_rng(seed)
+    with tempfile.TemporaryDirectory(prefix=prefix) as workdir:
+        runner = runner_class(gpuhist, seed, workdir)
         try:
-            checked = GROUPS[group](runner, rng)
+            checked = groups[group](runner, rng)
         except Failure as failure:
             print("FAIL (seed %d): %s" % (seed, failure), file=sys.stderr)
             return 1
@@ -610,6 +617,10 @@ def main():
         return SKIP
     print("%s: %d cases, %d gpuhist runs, all as expected" % (group, checked, runner.runs))
     return 0
+
+
+def main():
+    return run_group(GROUPS, __doc__)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
  * Seeds: tools/fuzz makes small PNG, JPEG, TIFF and WebP files (none committed).
  */
 #include "count.h"
+#include "fuzz.h"
 #include "gpuhist.h"
 #include "image-source.h"
 
@@ -15,32 +16,17 @@
 #define MAX_PIXELS (1 << 20)
 #define FUZZ_MEMORY_BUDGET ((size_t) 1 << 14)
 
-#define REQUIRE(condition)                                                                         \
-  do                                                                                               \
-    {                                                                                              \
-      if (!(condition))                                                                            \
-        __builtin_trap ();                                                                         \
-    }                                                                                              \
-  while (0)
-
 static gh_engine *
 cpu_engine (void)
 {
-  static gh_engine *engine;
-  if (!engine)
+  static int started;
+  if (!started)
     {
-      gh_options options;
-      gh_error error;
       char message[SOURCE_ERROR_SIZE];
       REQUIRE (vips_source_init ("fuzz-vips", 1, message, sizeof message) == 0);
-      gh_options_init (&options);
-      options.backend = GH_BACKEND_CPU;
-      options.cpu_threads = 1;
-      options.memory_budget = FUZZ_MEMORY_BUDGET;
-      engine = gh_engine_new (&options, &error);
-      REQUIRE (engine != NULL);
+      started = 1;
     }
-  return engine;
+  return fuzz_cpu_engine (1, FUZZ_MEMORY_BUDGET);
 }
 
 /* Every channel's counts add up to the pixels. */
