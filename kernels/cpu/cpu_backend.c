@@ -68,7 +68,7 @@ typedef struct
    * tables (out_channels * bins a table). */
   cpu_weighted_rules *weighted;
   uint64_t *wide_tables;         /* threads tables */
-  uint32_t *narrow_tables;       /* threads tables, fastest's 32-bit counters */
+  uint32_t *narrow_tables;       /* threads * CPU_NARROW_COPIES tables, 32-bit counters */
   _Atomic uint64_t *wide_shared; /* global atomics */
 } cpu_run;
 
@@ -190,7 +190,7 @@ job_count_weighted (cpu_run *run, int thread, size_t begin, size_t end)
   const size_t words = run->weighted->table_words;
   const cpu_weighted_tables tables = {
     .wide = run->wide_tables + (size_t) thread * words,
-    .narrow = run->narrow_tables + (size_t) thread * words,
+    .narrow = run->narrow_tables + (size_t) thread * CPU_NARROW_COPIES * words,
     .shared = run->wide_shared,
   };
   const uint8_t *coverage = run->plan.coverage_bytes ? run->data + run->plan.coverage_offset : NULL;
@@ -417,6 +417,8 @@ cpu_run_free (cpu_run *run)
   free (run->staging[1]);
   free (run->thread_tables);
   free ((void *) run->shared_table);
+  if (run->weighted)
+    cpu_weighted_rules_clear (run->weighted);
   free (run->weighted);
   free (run->wide_tables);
   free (run->narrow_tables);
@@ -432,10 +434,11 @@ alloc_weighted (cpu_run *run)
   run->weighted = malloc (sizeof *run->weighted);
   if (!run->weighted)
     return -1;
-  cpu_weighted_rules_init (run->weighted, &run->plan);
+  if (cpu_weighted_rules_init (run->weighted, &run->plan) != 0)
+    return -1;
   const size_t words = run->weighted->table_words;
   run->wide_tables = calloc (threads * words, sizeof (uint64_t));
-  run->narrow_tables = calloc (threads * words, sizeof (uint32_t));
+  run->narrow_tables = calloc (threads * CPU_NARROW_COPIES * words, sizeof (uint32_t));
   run->wide_shared = calloc (words, sizeof (uint64_t));
   return run->wide_tables && run->narrow_tables && run->wide_shared ? 0 : -1;
 }

@@ -8,20 +8,45 @@
 #include "cpu_weighted.h"
 #include "gimp_rules.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_OUT_CHANNELS (GH_MAX_CHANNELS + 2)
 #define FLUSH_PIXELS ((size_t) 65536)
+#define NARROW_COPIES CPU_NARROW_COPIES
 
 #define ALWAYS_INLINE inline __attribute__ ((always_inline))
 
-void
+int
 cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan)
 {
   rules->plan = *plan;
   rules->table_words = (size_t) plan->out_channels * (size_t) plan->bins;
   rules->alpha_full = gh_full_scale (plan->bytes_per_sample);
-  gh_luminance_terms_u8 (rules->luminance_terms);
+  gh_luminance_fixed_u8 (rules->luminance_fixed);
+  rules->level_bins = NULL;
+  rules->level_floats = NULL;
+  if (plan->bytes_per_sample != 2)
+    return 0;
+  rules->level_bins = malloc (65536 * sizeof *rules->level_bins);
+  rules->level_floats = malloc (65536 * sizeof *rules->level_floats);
+  if (!rules->level_bins || !rules->level_floats)
+    return -1;
+  for (uint32_t s = 0; s < 65536; s++)
+    {
+      rules->level_bins[s] = (uint32_t) gh_bin_u16 (s, plan->binning, plan->bins, plan->shift);
+      rules->level_floats[s] = gh_gimp_float_u16 (s);
+    }
+  return 0;
+}
+
+void
+cpu_weighted_rules_clear (cpu_weighted_rules *rules)
+{
+  free (rules->level_bins);
+  free (rules->level_floats);
+  rules->level_bins = NULL;
+  rules->level_floats = NULL;
 }
 
 static ALWAYS_INLINE uint32_t
@@ -45,9 +70,7 @@ pixel_bins (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *
       const size_t i = p * (size_t) channels + (size_t) c;
       s[c] = plan->bytes_per_sample == 1 ? samples[i]
                                          : ((const uint16_t *) (const void *) samples)[i];
-      bin[c] = plan->bytes_per_sample == 1
-                   ? (int) s[c]
-                   : gh_bin_u16 (s[c], plan->binning, plan->bins, plan->shift);
+      bin[c] = plan->bytes_per_sample == 1 ? (int) s[c] : (int) r->level_bins[s[c]];
     }
   const uint32_t m = coverage_at (coverage, plan->coverage_bytes, p);
   const uint32_t colour = gh_weight_product (m, plan->alpha_weighted ? s[channels - 1] : 1);
@@ -60,21 +83,23 @@ pixel_bins (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *
   if (plan->bytes_per_sample == 1)
     {
       bin[channels] = gh_value_bin_u8 (s[0], s[1], s[2]);
-      bin[channels + 1]
-          = gh_luminance_bin_from_terms (r->luminance_terms[0][s[0]], r->luminance_terms[1][s[1]],
-                                         r->luminance_terms[2][s[2]], GH_BINS);
+      bin[channels + 1] = gh_luminance_bin_u8_fixed (r->luminance_fixed, s[0], s[1], s[2]);
     }
   else
     {
-      bin[channels] = gh_value_bin_u16 (s[0], s[1], s[2], plan->binning, plan->bins, plan->shift);
-      bin[channels + 1]
-          = gh_luminance_bin_u16 (s[0], s[1], s[2], plan->binning, plan->bins, plan->shift);
+      /* The bin of the largest level: the rules are monotonic (gh_value_bin_u16). */
+      const uint32_t rg = s[0] > s[1] ? s[0] : s[1];
+      bin[channels] = (int) r->level_bins[rg > s[2] ? rg : s[2]];
+      bin[channels + 1] = gh_luminance_bin_of_floats (r->level_floats[s[0]], r->level_floats[s[1]],
+                                                      r->level_floats[s[2]], plan->binning,
+                                                      plan->bins, plan->shift);
     }
 }
 
+/* One pixel at a time into the thread's table, or with an atomic add into the shared one. */
 static void
-count_shared (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *coverage,
-              size_t begin, size_t end, _Atomic uint64_t *shared)
+count_pixels (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *coverage,
+              size_t begin, size_t end, uint64_t *table, _Atomic uint64_t *shared)
 {
   const size_t bins = (size_t) r->plan.bins;
   for (size_t p = begin; p < end; p++)
@@ -83,68 +108,68 @@ count_shared (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t
       uint32_t w[MAX_OUT_CHANNELS];
       pixel_bins (r, samples, coverage, p, bin, w);
       for (int c = 0; c < r->plan.out_channels; c++)
-        atomic_fetch_add_explicit (&shared[(size_t) c * bins + bin[c]], w[c], memory_order_relaxed);
+        if (shared)
+          atomic_fetch_add_explicit (&shared[(size_t) c * bins + bin[c]], w[c],
+                                     memory_order_relaxed);
+        else
+          table[(size_t) c * bins + bin[c]] += w[c];
     }
 }
 
-static void
-count_private (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *coverage,
-               size_t begin, size_t end, uint64_t *table)
-{
-  const size_t bins = (size_t) r->plan.bins;
-  for (size_t p = begin; p < end; p++)
-    {
-      int bin[MAX_OUT_CHANNELS];
-      uint32_t w[MAX_OUT_CHANNELS];
-      pixel_bins (r, samples, coverage, p, bin, w);
-      for (int c = 0; c < r->plan.out_channels; c++)
-        table[(size_t) c * bins + bin[c]] += w[c];
-    }
-}
-
-/* Adds the narrow counters into the wide table and clears them. */
+/* Adds the narrow counters (NARROW_COPIES tables) into the wide table and clears them. */
 static void
 flush_narrow (uint32_t *narrow, uint64_t *wide, size_t words)
 {
-  for (size_t i = 0; i < words; i++)
-    wide[i] += narrow[i];
-  memset (narrow, 0, words * sizeof *narrow);
+  for (int k = 0; k < NARROW_COPIES; k++)
+    for (size_t i = 0; i < words; i++)
+      wide[i] += narrow[(size_t) k * words + i];
+  memset (narrow, 0, NARROW_COPIES * words * sizeof *narrow);
+}
+
+/* One 8-bit pixel into one narrow table. */
+static ALWAYS_INLINE void
+add_narrow (const cpu_weighted_rules *r, uint32_t *narrow, const uint8_t *s, uint32_t m,
+            const int channels)
+{
+  const int alpha = r->plan.alpha_weighted;
+  const int colour_channels = alpha ? channels - 1 : channels;
+  const uint32_t w = m * (alpha ? s[channels - 1] : 1u);
+  for (int c = 0; c < colour_channels; c++)
+    narrow[c * GH_BINS + s[c]] += w;
+  if (alpha)
+    narrow[(channels - 1) * GH_BINS + s[channels - 1]] += m * r->alpha_full;
+  if (r->plan.derived)
+    {
+      narrow[channels * GH_BINS + gh_value_bin_u8 (s[0], s[1], s[2])] += w;
+      narrow[(channels + 1) * GH_BINS
+             + gh_luminance_bin_u8_fixed (r->luminance_fixed, s[0], s[1], s[2])]
+          += w;
+    }
 }
 
 /* Fastest for 8-bit samples and coverage; `channels` a constant in each caller, so that the
- * compiler drops the loops over channels and the tests on the plan. */
+ * compiler drops the loops over channels.  Neighbouring pixels go to different copies of the
+ * table, so that runs of equal pixels (flat areas, gradients) do not wait on each other's
+ * additions. */
 static ALWAYS_INLINE void
 count_narrow (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *coverage,
               size_t begin, size_t end, const cpu_weighted_tables *t, const int channels)
 {
   uint32_t *narrow = t->narrow;
-  memset (narrow, 0, r->table_words * sizeof *narrow);
-  const int alpha = r->plan.alpha_weighted, derived = r->plan.derived;
-  const int colour_channels = alpha ? channels - 1 : channels;
-  const uint32_t alpha_full = r->alpha_full;
+  const size_t words = r->table_words;
+  memset (narrow, 0, NARROW_COPIES * words * sizeof *narrow);
   for (size_t start = begin; start < end; start += FLUSH_PIXELS)
     {
       const size_t stop = end - start < FLUSH_PIXELS ? end : start + FLUSH_PIXELS;
-      for (size_t p = start; p < stop; p++)
-        {
-          const uint8_t *s = samples + p * (size_t) channels;
-          const uint32_t m = coverage ? coverage[p] : 1;
-          const uint32_t w = m * (alpha ? s[channels - 1] : 1u);
-          for (int c = 0; c < colour_channels; c++)
-            narrow[c * GH_BINS + s[c]] += w;
-          if (alpha)
-            narrow[(channels - 1) * GH_BINS + s[channels - 1]] += m * alpha_full;
-          if (derived)
-            {
-              narrow[channels * GH_BINS + gh_value_bin_u8 (s[0], s[1], s[2])] += w;
-              narrow[(channels + 1) * GH_BINS
-                     + gh_luminance_bin_from_terms (r->luminance_terms[0][s[0]],
-                                                    r->luminance_terms[1][s[1]],
-                                                    r->luminance_terms[2][s[2]], GH_BINS)]
-                  += w;
-            }
-        }
-      flush_narrow (narrow, t->wide, r->table_words);
+      size_t p = start;
+      for (; p + NARROW_COPIES <= stop; p += NARROW_COPIES)
+        for (int k = 0; k < NARROW_COPIES; k++)
+          add_narrow (r, narrow + (size_t) k * words, samples + (p + k) * (size_t) channels,
+                      coverage ? coverage[p + k] : 1, channels);
+      for (; p < stop; p++)
+        add_narrow (r, narrow, samples + p * (size_t) channels, coverage ? coverage[p] : 1,
+                    channels);
+      flush_narrow (narrow, t->wide, words);
     }
 }
 
@@ -154,7 +179,7 @@ count_fastest (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_
 {
   if (r->plan.bytes_per_sample != 1 || r->plan.coverage_bytes > 1)
     {
-      count_private (r, samples, coverage, begin, end, t->wide);
+      count_pixels (r, samples, coverage, begin, end, t->wide, NULL);
       return;
     }
   switch (r->plan.channels)
@@ -173,12 +198,12 @@ cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, const uin
 {
   if (method == GH_METHOD_GLOBAL_ATOMICS)
     {
-      count_shared (rules, samples, coverage, begin, end, tables->shared);
+      count_pixels (rules, samples, coverage, begin, end, NULL, tables->shared);
       return;
     }
   memset (tables->wide, 0, rules->table_words * sizeof *tables->wide);
   if (method == GH_METHOD_FASTEST)
     count_fastest (rules, samples, coverage, begin, end, tables);
   else
-    count_private (rules, samples, coverage, begin, end, tables->wide);
+    count_pixels (rules, samples, coverage, begin, end, tables->wide, NULL);
 }

@@ -13,13 +13,21 @@ typedef struct
   gh_run_plan plan;
   size_t table_words; /* out_channels * bins */
   uint32_t alpha_full;
-  double luminance_terms[3][256]; /* GIMP's products of 8-bit levels (gimp_rules.h) */
+  uint32_t luminance_fixed[3][256]; /* 8-bit luminance in fixed point (gimp_rules.h) */
+  /* 16-bit samples: every level's bin under the run's rule, and its float (for luminance),
+   * looked up rather than divided for every sample. */
+  uint32_t *level_bins;
+  float *level_floats;
 } cpu_weighted_rules;
 
-void cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan);
+#define CPU_NARROW_COPIES 2
 
-/* Where a thread counts: its own 64-bit table (privatized, fastest), a 32-bit table for
- * fastest's narrow counters, or the table all threads share (global atomics). */
+/* 0, or -1 when the tables could not be had; cpu_weighted_rules_clear frees them either way. */
+int cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan);
+void cpu_weighted_rules_clear (cpu_weighted_rules *rules);
+
+/* Where a thread counts: its own 64-bit table (privatized, fastest), CPU_NARROW_COPIES 32-bit
+ * tables for fastest's narrow counters, or the table all threads share (global atomics). */
 typedef struct
 {
   uint64_t *wide;

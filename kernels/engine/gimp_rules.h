@@ -136,15 +136,52 @@ gh_luminance_terms_u8 (double terms[3][256])
     }
 }
 
-/* Luminance of 16-bit R, G, B.  GIMP: its float rule at `bins`.  SHIFT: the 16-bit level
- * GIMP's float rounds to (its rule at 65536 bins), then >> shift, as a sample of that level. */
+/* The fixed-point shortcut for 8-bit luminance at 256 bins: GIMP's float bin position
+ * (temp = luminance * 255) is the exact sum 0.22248840 R + ... within 2^-14 (the floats of the
+ * three samples, 2^-16 at most together; the float luminance and the float product, 2^-17 each
+ * below 256; the three rounded table entries, 3 * 2^-21), so a sum in units of 2^-20 whose fraction
+ * lies more than GH_LUMINANCE_MARGIN from one half rounds as GIMP does; the others (about 1 in
+ * 4000) take GIMP's arithmetic.  test-gimp-rules checks every one of the 2^24 triples. */
+#define GH_LUMINANCE_FRACTION_BITS 20
+#define GH_LUMINANCE_HALF (1u << (GH_LUMINANCE_FRACTION_BITS - 1))
+#define GH_LUMINANCE_MARGIN (1u << (GH_LUMINANCE_FRACTION_BITS - 13))
+
+/* fixed[c][s]: the term of level s of channel c (red, green, blue), in 2^-20 of a bin. */
+static inline void
+gh_luminance_fixed_u8 (uint32_t fixed[3][256])
+{
+  static const double weights[3] = { GH_LUMINANCE_RED, GH_LUMINANCE_GREEN, GH_LUMINANCE_BLUE };
+  for (int c = 0; c < 3; c++)
+    for (uint32_t s = 0; s < 256; s++)
+      fixed[c][s] = (uint32_t) (s * weights[c] * (1u << GH_LUMINANCE_FRACTION_BITS) + 0.5);
+}
+
+GH_HOST_DEVICE static inline int
+gh_luminance_bin_u8_fixed (const uint32_t fixed[3][256], uint32_t r, uint32_t g, uint32_t b)
+{
+  const uint32_t sum = fixed[0][r] + fixed[1][g] + fixed[2][b];
+  const uint32_t fraction = sum & ((1u << GH_LUMINANCE_FRACTION_BITS) - 1);
+  if (fraction - (GH_LUMINANCE_HALF - GH_LUMINANCE_MARGIN) < 2 * GH_LUMINANCE_MARGIN)
+    return gh_luminance_bin_u8 (r, g, b);
+  return (int) (sum >> GH_LUMINANCE_FRACTION_BITS) + (fraction > GH_LUMINANCE_HALF);
+}
+
+/* Luminance of the floats of 16-bit R, G, B (gh_gimp_float_u16).  GIMP: its float rule at
+ * `bins`.  SHIFT: the 16-bit level GIMP's float rounds to (its rule at 65536 bins), then
+ * >> shift, as a sample of that level. */
+GH_HOST_DEVICE static inline int
+gh_luminance_bin_of_floats (float r, float g, float b, gh_binning binning, int bins, int shift)
+{
+  const float l = gh_gimp_luminance (r, g, b);
+  return binning == GH_BINNING_GIMP ? gh_gimp_bin_of_float (l, bins)
+                                    : gh_gimp_bin_of_float (l, 65536) >> shift;
+}
+
 GH_HOST_DEVICE static inline int
 gh_luminance_bin_u16 (uint32_t r, uint32_t g, uint32_t b, gh_binning binning, int bins, int shift)
 {
-  const float l
-      = gh_gimp_luminance (gh_gimp_float_u16 (r), gh_gimp_float_u16 (g), gh_gimp_float_u16 (b));
-  return binning == GH_BINNING_GIMP ? gh_gimp_bin_of_float (l, bins)
-                                    : gh_gimp_bin_of_float (l, 65536) >> shift;
+  return gh_luminance_bin_of_floats (gh_gimp_float_u16 (r), gh_gimp_float_u16 (g),
+                                     gh_gimp_float_u16 (b), binning, bins, shift);
 }
 
 /* Weights (gh_run_plan): a colour sample adds m * a, the alpha sample m * alpha_full; one pixel

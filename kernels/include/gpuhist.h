@@ -32,6 +32,11 @@
  *   gh_result_clear (&result);
  *   gh_engine_free (engine);
  *
+ * GIMP's own histogram weighs pixels (selection coverage, alpha) and adds Value and Luminance: a
+ * run asks for that through gh_run_spec and gh_run_begin_spec (filling gh_run_coverage_buffer
+ * beside each strip), and its result holds exact numerators over one denominator, and values in
+ * pixels; gh_histogram_spec is the whole loop.
+ *
  * Strips bound the memory: the engine never holds more than the memory budget (256 MiB unless
  * the options or GPUHIST_MEMORY_BUDGET say otherwise) of pinned host memory, nor of device memory,
  * whatever the image size.  The caller fills the strip buffer directly, so that pixels go from
@@ -211,7 +216,7 @@ extern "C"
     double *values;       /* every run: channels * bins counts in pixels (numerator / denominator,
                              the nearest double) */
     uint64_t samples;     /* samples counted per channel (the pixel count) */
-    uint64_t bytes;       /* bytes read per pass */
+    uint64_t bytes;       /* bytes read per pass: samples, and the coverage plane */
     gh_timing timing[GH_N_TIMINGS];
     int used_gpu;
     char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
@@ -265,12 +270,13 @@ extern "C"
    * the product with (float) (bins - 1) is rounded to float, and that float is rounded half up
    * (SIGNED_ROUND is floor (x + 0.5)).  Where the exact s * (bins - 1) / 65535 lies just below
    * k + 0.5 but its float product is k + 0.5 (or above it), the sample goes to bin k + 1, as in
-   * GIMP.  Value takes the largest of the three floats; Luminance is
-   * 0.22248840 r + 0.71690369 g + 0.06060791 b summed in double from the left and stored in a
-   * float before it is binned, as GIMP_RGB_LUMINANCE is: a luminance within a float's rounding
-   * of a bin boundary lands where GIMP's float lands, not where the exact sum would.  Under
-   * SHIFT a 16-bit luminance is first GIMP's float rounded to a 16-bit level (GIMP's rule at
-   * 65536 bins), then binned as a sample of that level.  8-bit samples: bin = s under both. */
+   * GIMP (1 level of 65536 at 1024 bins, 7 at 4096, none at 256 or 65536).  Value takes the largest
+   * of the three floats; Luminance is 0.22248840 r + 0.71690369 g + 0.06060791 b summed in double
+   * from the left and stored in a float before it is binned, as GIMP_RGB_LUMINANCE is: a luminance
+   * within a float's rounding of a bin boundary lands where GIMP's float lands, not where the exact
+   * sum would (68 of the 2^24 8-bit triples).  Under SHIFT a 16-bit luminance is first GIMP's float
+   * rounded to a 16-bit level (GIMP's rule at 65536 bins), then binned as a sample of that level.
+   * 8-bit samples: bin = s under both. */
 
   /* A run in full: what the samples are and what is counted.  gh_run_spec_init fills the
    * defaults (an unweighted run, today's counts); gh_run_begin_spec checks the combination. */
@@ -297,7 +303,9 @@ extern "C"
   void gh_run_spec_init (gh_run_spec *spec, int width, int height, int channels,
                          int bytes_per_sample);
   /* INVALID_ARGUMENT, nothing counted, for a coverage plane of another size than 0, 1 or 2 bytes,
-   * alpha weighting on a 1- or 3-channel run, derived channels on a 1- or 2-channel run. */
+   * alpha weighting on a 1- or 3-channel run, derived channels on a 1- or 2-channel run.
+   * UNSUPPORTED where the backend cannot count the spec: for now the CUDA backend, for anything
+   * but today's runs (no weights, no derived channels, SHIFT binning); the CPU counts all. */
   gh_run *gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error);
   /* The strip's coverage plane: max_rows * width * coverage_bytes bytes, row by row, filled with
    * the same rows as the strip buffer before gh_run_submit_strip; NULL without a plane. */
@@ -370,8 +378,11 @@ extern "C"
   } gh_channel_stats;
 
   void gh_stats_compute (const uint64_t *counts, int bins, gh_channel_stats *stats);
-  /* The same over weighted counts (gh_result.values): mean, standard deviation and median weigh
-   * each bin by its count, as GIMP's do; pixels is the total weight rounded down, weight exact. */
+  /* The same over any run's values (gh_result.values, in pixels), as GIMP's
+   * gimp_histogram_get_mean, get_std_dev and get_median compute them, in bins (GIMP's results
+   * times bins - 1): the median is the lowest bin where twice the running sum passes the total
+   * (GIMP's "sum * 2 > count"), so at an exact half it may lie one bin above gh_stats_compute's.
+   * pixels is the total weight rounded down, weight the total. */
   void gh_stats_compute_values (const double *values, int bins, gh_channel_stats *stats);
 
   /* Names of the methods and timings for tables: "global atomics", "privatized", ... */
@@ -381,8 +392,13 @@ extern "C"
   const char *gh_strategy_name (gh_strategy strategy);
 
   /* Results as text.  channel_names holds result->channels names ("red", "green", "blue",
-   * "alpha", "gray").  CSV: a header "bin,<names>" then one row per bin.  JSON: counts,
-   * statistics, timings and the backend.  Return 0, or -1 when writing failed. */
+   * "alpha", "gray"; for derived runs the caller's last two, "value" and "luminance").
+   * CSV: a header "bin,<names>" then one row per bin.  JSON: counts, statistics, timings and the
+   * backend.  Unweighted runs write exactly what they always have.  Weighted runs: a CSV count
+   * in pixels is an integer when it is one, else rounded to 6 decimals; JSON adds "weighted" and
+   * "denominator", and each channel has GIMP's statistics (gh_stats_compute_values), "pixels"
+   * as a weight, "numerators" (decimal strings: they may pass 2^64) and "values" (pixels, as in
+   * the CSV) in place of "counts".  Return 0, or -1 when writing failed. */
   int gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_names);
   int gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names);
 

@@ -5,21 +5,6 @@
 
 #include <math.h>
 
-static gh_engine *
-cpu_engine (unsigned methods, int repetitions, size_t budget)
-{
-  gh_options options;
-  gh_options_init (&options);
-  options.backend = GH_BACKEND_CPU;
-  options.methods = methods;
-  options.repetitions = repetitions;
-  options.memory_budget = budget;
-  gh_error error;
-  gh_engine *engine = gh_engine_new (&options, &error);
-  CHECK (engine != NULL, "CPU engine: %s", error.message);
-  return engine;
-}
-
 /* Every method, alone and all together, on random shapes, strides, channels and contents. */
 static void
 test_methods_against_reference (void)
@@ -40,7 +25,7 @@ test_methods_against_reference (void)
       for (int m = -1; m < GH_N_METHODS; m++)
         {
           const unsigned methods = m < 0 ? GH_ALL_METHODS : GH_METHOD_BIT (m);
-          gh_engine *engine = cpu_engine (methods, 2, budget);
+          gh_engine *engine = test_cpu_engine (methods, 2, budget, 0);
           gh_result result;
           gh_error error;
           gh_status status = gh_histogram_buffer (engine, pixels, width, height, channels, stride,
@@ -82,7 +67,7 @@ test_streaming (void)
   const size_t row = (size_t) width * channels;
   for (int rows_per_strip = 1; rows_per_strip <= height + 5; rows_per_strip += 7)
     {
-      gh_engine *engine = cpu_engine (0, 0, 2 * row * (size_t) rows_per_strip);
+      gh_engine *engine = test_cpu_engine (0, 0, 2 * row * (size_t) rows_per_strip, 0);
       gh_error error;
       gh_run *run = gh_run_begin (engine, width, height, channels, &error);
       CHECK (run != NULL, "begin: %s", error.message);
@@ -118,7 +103,7 @@ test_streaming (void)
 static void
 test_misuse (void)
 {
-  gh_engine *engine = cpu_engine (0, 0, 0);
+  gh_engine *engine = test_cpu_engine (0, 0, 0, 0);
   gh_error error;
   CHECK (gh_run_begin (engine, 0, 5, 1, &error) == NULL
              && error.status == GH_ERROR_INVALID_ARGUMENT,
@@ -163,7 +148,8 @@ test_patterns (void)
   const int width = 123, height = 77;
   for (int channels = 1; channels <= 4; channels++)
     {
-      gh_engine *engine = cpu_engine (GH_ALL_METHODS, 1, 2 * (size_t) width * channels * 10);
+      gh_engine *engine
+          = test_cpu_engine (GH_ALL_METHODS, 1, 2 * (size_t) width * channels * 10, 0);
       gh_result flat, noise;
       gh_error error;
       CHECK (gh_histogram_pattern (engine, GH_PATTERN_FLAT, width, height, channels, &flat, &error)
@@ -251,7 +237,7 @@ test_csv_and_json (void)
 {
   const int width = 40, height = 9, channels = 2;
   uint8_t *pixels = test_image (IMAGE_NOISE, width, height, channels, (size_t) width * channels);
-  gh_engine *engine = cpu_engine (GH_ALL_METHODS, 3, 0);
+  gh_engine *engine = test_cpu_engine (GH_ALL_METHODS, 3, 0, 0);
   gh_result result;
   gh_error error;
   gh_histogram_buffer (engine, pixels, width, height, channels, (size_t) width * channels, &result,
@@ -304,7 +290,7 @@ static void
 test_backend_choice (void)
 {
   gh_error error;
-  gh_engine *engine = cpu_engine (0, 0, 0);
+  gh_engine *engine = test_cpu_engine (0, 0, 0, 0);
   CHECK (!gh_engine_uses_gpu (engine) && strncmp (gh_engine_backend (engine), "CPU, ", 5) == 0,
          "CPU backend line: %s", gh_engine_backend (engine));
   gh_engine_free (engine);
@@ -360,7 +346,7 @@ test_backend_choice (void)
 
   /* The memory budget comes from the environment too. */
   setenv ("GPUHIST_MEMORY_BUDGET", "1K", 1);
-  engine = cpu_engine (0, 0, 0);
+  engine = test_cpu_engine (0, 0, 0, 0);
   gh_run *run = gh_run_begin (engine, 100, 100, 4, &error);
   int rows = 0;
   if (run)

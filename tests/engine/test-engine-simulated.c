@@ -328,6 +328,54 @@ test_pattern (void)
   gh_result_clear (&want_noise);
 }
 
+/* A weighted run with derived channels through gh_histogram_spec: the fault strikes on strip 2,
+ * the engine falls back, and the CPU's exact sums equal the reference's. */
+static void
+test_weighted_retry (void)
+{
+  const int width = 90, height = 30;
+  for (size_t f = 0; f < N_FAULTS; f++)
+    for (int bytes = 1; bytes <= 2; bytes++)
+      {
+        gh_run_spec spec;
+        gh_run_spec_init (&spec, width, height, 4, bytes);
+        spec.coverage_bytes = bytes;
+        spec.alpha_weighted = 1;
+        spec.derived = 1;
+        spec.binning = GH_BINNING_GIMP;
+        const int bins = bytes == 1 ? GH_BINS : 1024;
+        const size_t row = (size_t) width * 4 * bytes, coverage_row = (size_t) width * bytes;
+        void *pixels = bytes == 1 ? (void *) test_image (IMAGE_NOISE, width, height, 4, row)
+                                  : (void *) test_image16 (IMAGE_NOISE, width, height, 4, row);
+        uint8_t *coverage = test_image (IMAGE_NOISE, (int) coverage_row, height, 1, coverage_row);
+        gh_u128 *expected = calloc ((size_t) 6 * bins, sizeof *expected);
+        gh_reference_count_spec (&spec, bins, pixels, row, coverage, coverage_row, expected);
+
+        set_fault (faults[f].name, "2");
+        gh_engine *engine = engine_new (GH_BACKEND_AUTO, f % 2, 2 * (row + coverage_row) * 4, bins);
+        gh_result result;
+        gh_error error = { GH_OK, "" };
+        gh_status status = gh_histogram_spec (engine, &spec, pixels, row, coverage, coverage_row,
+                                              &result, &error);
+        char want[GH_MESSAGE_SIZE];
+        fell_back_line (want, sizeof want, faults[f].message);
+        CHECK (status == GH_OK && !result.used_gpu && strcmp (result.backend, want) == 0
+                   && result.weighted && result.channels == 6,
+               "weighted, %s, %d-bit: %s; backend '%s'", faults[f].name, 8 * bytes, error.message,
+               status == GH_OK ? result.backend : "");
+        if (status == GH_OK)
+          CHECK (memcmp (result.numerators, expected, (size_t) 6 * bins * sizeof *expected) == 0,
+                 "weighted, %s, %d-bit: the sums differ from the reference", faults[f].name,
+                 8 * bytes);
+        gh_result_clear (&result);
+        gh_engine_free (engine);
+        free (expected);
+        free (coverage);
+        free (pixels);
+      }
+  set_fault (NULL, NULL);
+}
+
 int
 main (void)
 {
@@ -342,5 +390,6 @@ main (void)
   test_buffer_and_strip_numbers ();
   test_oom_at_begin ();
   test_pattern ();
+  test_weighted_retry ();
   return test_finish ("test-engine-simulated");
 }

@@ -5,23 +5,9 @@
 #include "gimp-literal.h"
 #include "test-util.h"
 
-typedef unsigned __int128 u128;
+#include <math.h>
 
-static gh_engine *
-cpu_engine (unsigned methods, int repetitions, size_t budget, int bins)
-{
-  gh_options options;
-  gh_options_init (&options);
-  options.backend = GH_BACKEND_CPU;
-  options.methods = methods;
-  options.repetitions = repetitions;
-  options.memory_budget = budget;
-  options.bins = bins;
-  gh_error error;
-  gh_engine *engine = gh_engine_new (&options, &error);
-  CHECK (engine != NULL, "CPU engine: %s", error.message);
-  return engine;
-}
+typedef unsigned __int128 u128;
 
 static unsigned
 sample (const void *row, int bytes, size_t i)
@@ -207,12 +193,33 @@ check_result (const weighted_image *im, const gh_result *result, const char *wha
   free (want);
 }
 
+/* The engine's own reference (gh_reference_count_spec), which other tests lean on. */
+static void
+check_engine_reference (const weighted_image *im)
+{
+  const int bins = im->spec.bytes_per_sample == 1 ? 256 : im->bins;
+  const size_t n = (size_t) (im->spec.channels + (im->spec.derived ? 2 : 0)) * bins;
+  gh_u128 *sums = calloc (n, sizeof *sums);
+  u128 *want = calloc (n, sizeof *want);
+  gh_reference_count_spec (&im->spec, bins, im->pixels, im->stride, im->coverage,
+                           im->coverage_stride, sums);
+  expected_sums (&im->spec, bins, im->pixels, im->stride, im->coverage, im->coverage_stride, want);
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; i++)
+    wrong += (((u128) sums[i].hi << 64) | sums[i].lo) != want[i];
+  char what[256];
+  describe (what, sizeof what, im, 0, 0);
+  CHECK (wrong == 0, "gh_reference_count_spec, %s: %zu bins off", what, wrong);
+  free (sums);
+  free (want);
+}
+
 static void
 run_and_check (const weighted_image *im, unsigned methods, int repetitions, size_t budget)
 {
   char what[256];
   describe (what, sizeof what, im, methods, budget);
-  gh_engine *engine = cpu_engine (methods, repetitions, budget, im->bins);
+  gh_engine *engine = test_cpu_engine (methods, repetitions, budget, im->bins);
   gh_result result;
   gh_error error;
   gh_status status = gh_histogram_spec (engine, &im->spec, im->pixels, im->stride, im->coverage,
@@ -248,7 +255,7 @@ test_full_weights (void)
         gh_reference_count16 ((const uint16_t *) im.pixels, width, height, channels, im.stride,
                               im.bins, today);
       gh_engine *engine
-          = cpu_engine (GH_ALL_METHODS, 1, 4 * (size_t) width * channels * 2, im.bins);
+          = test_cpu_engine (GH_ALL_METHODS, 1, 4 * (size_t) width * channels * 2, im.bins);
       gh_result result;
       gh_error error;
       gh_status status = gh_histogram_spec (engine, &spec, im.pixels, im.stride, im.coverage,
@@ -292,9 +299,22 @@ test_random_specs (void)
       const size_t budget = round % 3 ? 2 * row * (1 + test_random () % 4) : 0;
       for (int m = -1; m < GH_N_METHODS; m++)
         run_and_check (&im, m < 0 ? GH_ALL_METHODS : GH_METHOD_BIT (m), 1, budget);
+      check_engine_reference (&im);
       run_and_check (&im, 0, 0, budget); /* FASTEST, in the background strip by strip */
       image_free (&im);
     }
+}
+
+/* An 8-bit RGBA image as the plug-in counts it: coverage, alpha weighting, value and luminance. */
+static void
+rgba_image_new (weighted_image *im, int width, int height, int full)
+{
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, width, height, 4, 1);
+  spec.coverage_bytes = 1;
+  spec.alpha_weighted = 1;
+  spec.derived = 1;
+  image_new (im, &spec, 256, full);
 }
 
 /* The narrow 32-bit counters of FASTEST, flushed before they overflow: one bin takes every
@@ -302,14 +322,9 @@ test_random_specs (void)
 static void
 test_narrow_flush (void)
 {
-  gh_run_spec spec;
-  gh_run_spec_init (&spec, 1000, 300, 4, 1);
-  spec.coverage_bytes = 1;
-  spec.alpha_weighted = 1;
-  spec.derived = 1;
   weighted_image im;
-  image_new (&im, &spec, 256, 1);
-  memset (im.pixels, 255, im.stride * spec.height);
+  rgba_image_new (&im, 1000, 300, 1);
+  memset (im.pixels, 255, im.stride * im.spec.height);
   for (int m = 0; m < GH_N_METHODS; m++)
     run_and_check (&im, GH_METHOD_BIT (m), 1, 0);
   image_free (&im);
@@ -318,7 +333,7 @@ test_narrow_flush (void)
 static void
 test_bad_specs (void)
 {
-  gh_engine *engine = cpu_engine (0, 0, 0, 0);
+  gh_engine *engine = test_cpu_engine (0, 0, 0, 0);
   static const struct
   {
     int channels, coverage_bytes, alpha_weighted, derived;
@@ -361,6 +376,141 @@ test_bad_specs (void)
   gh_engine_free (engine);
 }
 
+/* A hand-made weighted result: CSV integers where exact, else 6 decimals; JSON numerators as
+ * strings past 2^64; GIMP's statistics. */
+static void
+test_text_and_statistics (void)
+{
+  gh_u128 numerators[2 * 4] = { { 0, 0 }, { 0, 65025 }, { 0, 65025 * 3 + 1 }, { 0, 0 },
+                                { 0, 0 }, { 0, 1 },     { 2, 65025 },         { 0, 0 } };
+  double values[8];
+  for (int i = 0; i < 8; i++)
+    values[i] = ((double) numerators[i].hi * 18446744073709551616.0 + numerators[i].lo) / 65025;
+  gh_result result = { 0 };
+  result.channels = result.input_channels = 2;
+  result.weighted = 1;
+  result.bins = 4;
+  result.numerators = numerators;
+  result.values = values;
+  result.denominator = 65025;
+  static const char *const names[] = { "gray", "alpha" };
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream (&text, &size);
+  CHECK (gh_write_csv (out, &result, names) == 0, "CSV written");
+  fclose (out);
+  CHECK (strcmp (text, "bin,gray,alpha\n0,0,0\n1,1,0.000015\n2,3.000015,567373904612367.062776\n"
+                       "3,0,0\n")
+             == 0,
+         "CSV: %s", text);
+  free (text);
+  out = open_memstream (&text, &size);
+  CHECK (gh_write_json (out, &result, names) == 0, "JSON written");
+  fclose (out);
+  CHECK (strstr (text, "\"denominator\": 65025") && strstr (text, "\"36893488147419168257\"")
+             && strstr (text, "\"values\": [0,1,3.000015,0]") && !strstr (text, "\"counts\""),
+         "JSON: %s", text);
+  free (text);
+
+  gh_channel_stats s;
+  const double gray[4] = { 1, 0, 2, 1 };
+  gh_stats_compute_values (gray, 4, &s);
+  /* GIMP: mean of 0, 2/3, 2/3, 1 = 7/12 of the range, the median where 2 * sum > 4. */
+  CHECK (fabs (s.mean - 1.75) < 1e-12 && s.median == 2 && s.weight == 4 && s.pixels == 4
+             && s.min == 0 && s.max == 3 && s.bins_used == 3,
+         "statistics: mean %f median %d weight %f", s.mean, s.median, s.weight);
+  const double expect_sd = sqrt ((1 * 1.75 * 1.75 + 2 * 0.25 * 0.25 + 1 * 1.25 * 1.25) / 4);
+  CHECK (fabs (s.stddev - expect_sd) < 1e-12, "stddev %f, want %f", s.stddev, expect_sd);
+}
+
+/* The CPU backend's fold of each strip's 64-bit sums into 128 bits, past 2^64: driven through
+ * backend.h with sink tables that already hold nearly 2^64 (a full-size run would need 2^32
+ * full-weight pixels in one bin, minutes here; the GPU huge test counts one). */
+static void
+test_fold_past_2_64 (void)
+{
+  const size_t pixels = 5000, bins = 1024, start = UINT64_MAX - 1000;
+  gh_options options;
+  gh_options_init (&options);
+  options.cpu_threads = 2;
+  char line[64];
+  gh_error error = { GH_OK, "" };
+  void *backend = gh_cpu_backend_ops.open (&options, GH_FAULT_NONE, line, sizeof line, &error);
+  gh_run_plan plan = { .channels = 2,
+                       .bytes_per_sample = 2,
+                       .bins = (int) bins,
+                       .shift = 6,
+                       .coverage_bytes = 2,
+                       .alpha_weighted = 1,
+                       .out_channels = 2,
+                       .coverage_offset = pixels * 4,
+                       .strip_capacity = pixels * 4,
+                       .methods = GH_ALL_METHODS,
+                       .repetitions = 1 };
+  gh_run_sink sink = { 0 };
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      sink.rep_ms[m] = calloc (1, sizeof (double));
+      sink.weighted[m] = m == GH_METHOD_READ_ONLY ? NULL : calloc (2 * bins, sizeof (gh_u128));
+      for (size_t i = 0; sink.weighted[m] && i < 2 * bins; i++)
+        sink.weighted[m][i].lo = start;
+    }
+  void *run = gh_cpu_backend_ops.run_begin (backend, &plan, &sink, &error);
+  uint8_t *staging = gh_cpu_backend_ops.staging (run);
+  uint16_t *samples = (uint16_t *) staging, *coverage = (uint16_t *) (staging + pixels * 4);
+  u128 want[2 * 1024];
+  for (size_t i = 0; i < 2 * bins; i++)
+    want[i] = start;
+  const u128 full = (u128) 65535 * 65535;
+  for (size_t p = 0; p < pixels; p++)
+    {
+      samples[2 * p] = (uint16_t) test_random ();
+      samples[2 * p + 1] = 65535;
+      coverage[p] = 65535;
+      want[samples[2 * p] >> 6] += 3 * full;
+      want[bins + 1023] += 3 * full;
+    }
+  for (int strip = 0; strip < 3; strip++)
+    CHECK (gh_cpu_backend_ops.strip (run, pixels * 4, &error) == GH_OK, "strip: %s", error.message);
+  gh_cpu_backend_ops.run_end (run, &error);
+  for (int m = 0; m < GH_METHOD_READ_ONLY; m++)
+    {
+      size_t wrong = 0, carried = 0;
+      for (size_t i = 0; i < 2 * bins; i++)
+        {
+          const u128 got = (u128) sink.weighted[m][i].hi << 64 | sink.weighted[m][i].lo;
+          wrong += got != want[i];
+          carried += sink.weighted[m][i].hi != 0;
+        }
+      CHECK (wrong == 0 && carried > 0, "%s: %zu sums off, %zu past 2^64",
+             gh_method_name ((gh_method) m), wrong, carried);
+    }
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      free (sink.weighted[m]);
+      free (sink.rep_ms[m]);
+    }
+  gh_cpu_backend_ops.close (backend);
+}
+
+/* Every 8-bit RGB triple once (a 4096 x 4096 RGBA image, alpha and coverage random), value and
+ * luminance through the engine, every method, against GIMP's literal arithmetic. */
+static void
+test_every_triple (void)
+{
+  weighted_image im;
+  rgba_image_new (&im, 4096, 4096, 0);
+  for (uint32_t rgb = 0; rgb < (1u << 24); rgb++)
+    {
+      uint8_t *pixel = im.pixels + (size_t) (rgb >> 12) * im.stride + (size_t) (rgb & 4095) * 4;
+      pixel[0] = (uint8_t) (rgb >> 16);
+      pixel[1] = (uint8_t) (rgb >> 8);
+      pixel[2] = (uint8_t) rgb;
+    }
+  run_and_check (&im, GH_ALL_METHODS, 1, 0);
+  image_free (&im);
+}
+
 int
 main (void)
 {
@@ -369,5 +519,8 @@ main (void)
   test_random_specs ();
   test_narrow_flush ();
   test_bad_specs ();
+  test_text_and_statistics ();
+  test_fold_past_2_64 ();
+  test_every_triple ();
   return test_finish ("engine-weighted");
 }

@@ -24,7 +24,10 @@ test_u8_triples (void)
 {
   double terms[3][256];
   gh_luminance_terms_u8 (terms);
+  uint32_t fixed[3][256];
+  gh_luminance_fixed_u8 (fixed);
   unsigned long value_wrong = 0, luminance_wrong = 0, terms_wrong = 0, exact_differs = 0;
+  unsigned long fixed_wrong = 0, fixed_slow = 0;
   for (unsigned rgb = 0; rgb < (1u << 24); rgb++)
     {
       const unsigned r = rgb >> 16, g = (rgb >> 8) & 255, b = rgb & 255;
@@ -35,6 +38,10 @@ test_u8_triples (void)
       luminance_wrong += gh_luminance_bin_u8 (r, g, b) != luminance;
       terms_wrong
           += gh_luminance_bin_from_terms (terms[0][r], terms[1][g], terms[2][b], 256) != luminance;
+      fixed_wrong += gh_luminance_bin_u8_fixed (fixed, r, g, b) != luminance;
+      const uint32_t fraction
+          = (fixed[0][r] + fixed[1][g] + fixed[2][b]) & ((1u << GH_LUMINANCE_FRACTION_BITS) - 1);
+      fixed_slow += fraction - (GH_LUMINANCE_HALF - GH_LUMINANCE_MARGIN) < 2 * GH_LUMINANCE_MARGIN;
       /* Where exact arithmetic would bin otherwise: the cases "follow GIMP" is about. */
       exact_differs
           += (int) floor ((0.22248840 * r + 0.71690369 * g + 0.06060791 * b) + 0.5) != luminance;
@@ -42,8 +49,10 @@ test_u8_triples (void)
   CHECK (value_wrong == 0, "value: %lu of 2^24 triples off GIMP's bin", value_wrong);
   CHECK (luminance_wrong == 0, "luminance: %lu of 2^24 triples off GIMP's bin", luminance_wrong);
   CHECK (terms_wrong == 0, "luminance from terms: %lu of 2^24 triples off", terms_wrong);
-  printf ("# 8-bit luminance: %lu of 2^24 triples bin otherwise in exact arithmetic\n",
-          exact_differs);
+  CHECK (fixed_wrong == 0, "luminance in fixed point: %lu of 2^24 triples off", fixed_wrong);
+  printf ("# 8-bit luminance: %lu of 2^24 triples bin otherwise in double arithmetic without "
+          "GIMP's float roundings; the fixed-point shortcut takes GIMP's path for %lu\n",
+          exact_differs, fixed_slow);
 }
 
 static void

@@ -143,6 +143,23 @@ test_counts_equal (const uint64_t *counts, const uint64_t *expected, int channel
   return test_counts_equal_bins (counts, expected, channels, GH_BINS, what);
 }
 
+/* A CPU engine with these methods, repetitions, memory budget and bins (0: the defaults). */
+static inline gh_engine *
+test_cpu_engine (unsigned methods, int repetitions, size_t budget, int bins)
+{
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CPU;
+  options.methods = methods;
+  options.repetitions = repetitions;
+  options.memory_budget = budget;
+  options.bins = bins;
+  gh_error error;
+  gh_engine *engine = gh_engine_new (&options, &error);
+  CHECK (engine != NULL, "CPU engine: %s", error.message);
+  return engine;
+}
+
 static const int test_bin_counts[] = { 256, 1024, 4096, 16384, 65536 };
 
 static inline int
