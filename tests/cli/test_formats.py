@@ -467,25 +467,49 @@ def derived_columns(array):
     return columns
 
 
-def weighted_expected(array, coverage, coverage_scale, derived):
+def weighted_expected(array, coverage, coverage_scale, derived, bins=256):
     """Exact numerators of GIMP's weights with --alpha-weighted: colour (and derived) bins add
-    a * m, the alpha bin m times alpha's full scale; the denominator is both full scales."""
+    a * m, the alpha bin m times alpha's full scale; the denominator is both full scales.  16-bit
+    samples are binned by GIMP's rule (--binning gimp)."""
     channels = array.shape[2]
+    alpha_scale = 255 if array.dtype == np.uint8 else 65535
     m = coverage.astype(np.int64).ravel() if coverage is not None else np.ones(
         array.shape[0] * array.shape[1], np.int64)
     a = array[:, :, channels - 1].astype(np.int64).ravel()
     columns = [array[:, :, c].astype(np.int64).ravel() for c in range(channels)]
-    weights = [m * a] * (channels - 1) + [m * 255]
+    if alpha_scale == 65535:
+        columns = [gimp_bins(column, bins) for column in columns]
+    weights = [m * a] * (channels - 1) + [m * alpha_scale]
     if derived:
         columns += derived_columns(array)
         weights += [m * a, m * a]
     numerators = []
     for column, weight in zip(columns, weights):
-        sums = [0] * 256
+        sums = [0] * bins
         for b, w in zip(column.tolist(), weight.tolist()):
             sums[b] += w
         numerators.append(sums)
-    return numerators, coverage_scale * 255
+    return numerators, coverage_scale * alpha_scale
+
+
+def check_weighted_csv(runner, path, args, names, numerators, denominator, what):
+    """CSV: a whole count as an integer, any other with at least 6 decimals, within half a unit
+    of its last digit of numerator / denominator."""
+    rc, out, err = runner.run(["--quiet"] + args + [path])
+    lines = out.splitlines()
+    if rc != 0 or lines[0] != "bin," + ",".join(names) or len(lines) != len(numerators[0]) + 1:
+        raise Failure("%s, CSV: exit %d, header %r" % (what, rc, lines[:1]))
+    for b, line in enumerate(lines[1:]):
+        for c, field in enumerate(line.split(",")[1:]):
+            n = numerators[c][b]
+            if n % denominator == 0:
+                ok = field == str(n // denominator)
+            else:
+                decimals = len(field.partition(".")[2])
+                ok = decimals >= 6 and abs(float(field) - n / denominator) <= 0.5 * 10 ** -decimals
+            if not ok:
+                raise Failure("%s, CSV bin %d %s: %r for %d/%d" % (what, b, names[c], field, n,
+                                                                  denominator))
 
 
 def group_weighted(runner, rng):
@@ -516,15 +540,31 @@ def group_weighted(runner, rng):
             derived = channels == 4
             if derived:
                 args.append("--derived")
+            what = "%d ch, coverage %s" % (channels, coverage_bits)
             document = runner.counted(path, args)
             numerators, denominator = weighted_expected(array, coverage, scale, derived)
+            if int(document["denominator"]) != denominator:
+                raise Failure("%s: denominator %s, expected %d" % (what, document["denominator"],
+                                                                  denominator))
+            names = [channel["name"] for channel in document["channels"]]
             for c, channel in enumerate(document["channels"]):
                 got = [int(n) for n in channel["numerators"]]
-                if got != numerators[c] or int(channel["denominator"]) != denominator:
-                    raise Failure("%d ch, coverage %s, %s: numerators differ from numpy's"
-                                  % (channels, coverage_bits, channel["name"]))
+                if got != numerators[c]:
+                    raise Failure("%s, %s: numerators differ from numpy's" % (what, names[c]))
+            check_weighted_csv(runner, path, args, names, numerators, denominator, what)
             checked += 1
-    return checked
+    # 16-bit RGBA, alpha-weighted, GIMP's 1024 bins, and the same file in a batch.
+    array = random_array(rng, 19, 27, 4, np.uint16)
+    path = png_of(runner, array)
+    args = ["--alpha-weighted", "--bins", "1024", "--binning", "gimp"]
+    numerators, denominator = weighted_expected(array, None, 1, False, bins=1024)
+    rc, out, err = runner.run(["--json-lines", "--quiet"] + args + [path, path])
+    for document in parse_lines(out, [path, path]):
+        got = [[int(n) for n in channel["numerators"]] for channel in document["channels"]]
+        if rc != 0 or got != numerators or int(document["denominator"]) != denominator:
+            raise Failure("16-bit RGBA alpha-weighted at 1024 GIMP bins: exit %d, %s"
+                          % (rc, "numerators differ" if got != numerators else err))
+    return checked + 1
 
 
 def expect_refused(runner, args, path, needle):
