@@ -742,8 +742,9 @@ main (int argc, char **argv)
     return exit_code;
   if (options.bench)
     return run_benchmark (&options);
-  /* Batches decode several files at once: one libvips thread each. */
-  if (vips_source_init (argv[0], options.json_lines ? 1 : 0, error, sizeof error))
+  /* One libvips thread a file: its loaders decode sequentially anyway, and a second thread only
+   * takes a core from the engine (docs/BENCHMARKS.md, "gpuhist on photos"). */
+  if (vips_source_init (argv[0], 1, error, sizeof error))
     {
       fprintf (stderr, "gpuhist: %s\n", error);
       return EXIT_BAD_INPUT;

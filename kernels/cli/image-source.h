@@ -77,8 +77,8 @@ image_source *pnm_source_open (const source_request *request, char *error, size_
 /* NULL and a message naming what is missing where the tool was built without libvips. */
 image_source *vips_source_open (const source_request *request, char *error, size_t error_size);
 /* Called once before any file is opened, and before threads open files (libvips' VIPS_INIT);
- * threads: the decode threads libvips may use for one file (0: its default).  0, or -1 with a
- * message. */
+ * threads: the decode threads libvips may use for one file (0: its default; VIPS_CONCURRENCY
+ * overrides either).  0, or -1 with a message. */
 int vips_source_init (const char *program, int threads, char *error, size_t error_size);
 /* Which formats this build reads beyond Netpbm, for --help: a line of text. */
 const char *vips_source_formats (void);

@@ -408,7 +408,8 @@ vips_source_init (const char *program, int threads, char *error, size_t error_si
   g_log_set_handler ("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, keep_warning, NULL);
   /* Every file is read once: libvips' operation cache would only hold memory. */
   vips_cache_set_max (0);
-  if (threads > 0)
+  /* VIPS_CONCURRENCY, where a user set it, wins. */
+  if (threads > 0 && !getenv ("VIPS_CONCURRENCY"))
     vips_concurrency_set (threads);
   return 0;
 }
