@@ -41,15 +41,17 @@ join_lines (char *text)
   *to = '\0';
 }
 
-/* A line in memory that starts {"file": FILE, ... */
+/* A line in memory that starts {"file": FILE, "KEY": VALUE */
 static FILE *
-start_line (const char *file, char **text, size_t *size)
+start_line (const char *file, const char *key, const char *value, char **text, size_t *size)
 {
   FILE *out = open_memstream (text, size);
   if (out)
     {
       fputs ("{\"file\": ", out);
       write_string (out, file);
+      fprintf (out, ", \"%s\": ", key);
+      write_string (out, value);
     }
   return out;
 }
@@ -60,12 +62,10 @@ json_line_result (const char *file, const char *format, const gh_result *result,
 {
   char *text = NULL;
   size_t size = 0;
-  FILE *out = start_line (file, &text, &size);
+  FILE *out = start_line (file, "format", format, &text, &size);
 
   if (!out)
     return NULL;
-  fputs (", \"format\": ", out);
-  write_string (out, format);
   fputs (", ", out);
   size_t object_start = (size_t) ftell (out);
   int failed = gh_write_json (out, result, channel_names);
@@ -85,17 +85,13 @@ json_line_error (const char *file, const char *error)
 {
   char *text = NULL;
   size_t size = 0;
-  FILE *out = start_line (file, &text, &size);
+  FILE *out = start_line (file, "error", error, &text, &size);
 
   if (!out)
     return NULL;
-  fputs (", \"error\": ", out);
-  write_string (out, error);
   fputs ("}", out);
-  if (fclose (out) != 0)
-    {
-      free (text);
-      return NULL;
-    }
-  return text;
+  if (fclose (out) == 0)
+    return text;
+  free (text);
+  return NULL;
 }
