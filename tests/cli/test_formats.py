@@ -11,6 +11,7 @@ Usage: test_formats.py GROUP GPUHIST
             line on a terminal
   corrupt   a corpus of 40+ truncated and damaged PNG/JPEG/TIFF files: exit 1 and
             "gpuhist: FILE: reason" for each, in bounded time, never a signal
+  fallback  a GPU that fails mid-run (the simulated GPU): libvips decodes again, exact counts
   combinations  flags a file cannot take (--alpha-weighted without alpha, --derived on gray,
             a plane of the wrong size or kind): exit 1 and the reason
   weighted  --alpha-weighted, --weights, --derived against numpy's exact sums (exit 77 while the
@@ -607,7 +608,41 @@ def write_pfm_path(runner, array):
     return path
 
 
-GROUPS = {"formats": group_formats, "combinations": group_combinations, "same": group_same, "batch": group_batch,
+def group_fallback(runner, rng):
+    """A GPU that fails mid-run (the simulated GPU, GPUHIST_FAULT): the engine falls back to the
+    CPU and libvips decodes the file again from the top; the counts are still exact."""
+    environment = {"GPUHIST_TEST_SIMULATED_GPU": "1", "GPUHIST_FAULT": "kernel",
+                   "GPUHIST_FAULT_AFTER": "3"}
+    saved = {key: os.environ.get(key) for key in environment}
+    os.environ.update(environment)
+    checked = 0
+    try:
+        for suffix, channels in ((".png", 3), (".tif", 4), (".jpg", 1)):
+            array = random_array(rng, 150, 120, channels, np.uint8)
+            path = runner.path(suffix)
+            pil_image(array).save(path)
+            if suffix == ".jpg":
+                array = np.asarray(Image.open(path)).reshape(150, 120, 1)
+            # Strips of a few rows: the fault comes on the third.
+            for form in ("--json", "--json-lines"):
+                rc, out, err = runner.run([form, "--quiet", "--memory-budget", "16K", path])
+                document = json.loads(out) if rc == 0 else None
+                if rc != 0 or "GPU failed" not in document["backend"]:
+                    raise Failure("%s %s with a GPU fault: exit %d, %s" % (
+                        suffix, form, rc, document["backend"] if document else err))
+                compare(document, expected_counts(array, 256), NAMES[channels],
+                        "%s after the fall-back" % suffix)
+                checked += 1
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                del os.environ[key]
+            else:
+                os.environ[key] = value
+    return checked
+
+
+GROUPS = {"formats": group_formats, "fallback": group_fallback, "combinations": group_combinations, "same": group_same, "batch": group_batch,
           "corrupt": group_corrupt, "weighted": group_weighted}
 
 
