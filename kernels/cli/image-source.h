@@ -80,6 +80,11 @@ image_source *vips_source_open (const source_request *request, char *error, size
  * threads: the decode threads libvips may use for one file (0: its default; VIPS_CONCURRENCY
  * overrides either).  0, or -1 with a message. */
 int vips_source_init (const char *program, int threads, char *error, size_t error_size);
+/* A whole coverage plane of width x height in memory (packed rows, host order), for a Netpbm
+ * image whose --weights file is not a PGM; free it with vips_plane_free.  NULL with a message. */
+uint8_t *vips_plane_load (const char *path, int width, int height, int *bytes_per_sample,
+                          char *error, size_t error_size);
+void vips_plane_free (uint8_t *plane);
 /* Which formats this build reads beyond Netpbm, for --help: a line of text. */
 const char *vips_source_formats (void);
 

@@ -2,7 +2,8 @@
  *
  * The reader holds the whole file (as the tool always did); streaming hands out its rows as they
  * are for 8-bit samples, and through a small scratch strip in the host's byte order for 16-bit
- * ones (Netpbm stores them big-endian).  A coverage plane (--weights) must be a PGM here too.
+ * ones (Netpbm stores them big-endian).  A coverage plane (--weights) is read by the strict
+ * reader too when it is a PGM, else whole by libvips (one byte or two a pixel).
  */
 #include "image-source.h"
 
@@ -17,7 +18,9 @@ typedef struct
 {
   image_source base;
   pnm_image image;
-  pnm_image weights;
+  pnm_image weights;    /* a PGM plane */
+  uint8_t *other_plane; /* or any other format's, from libvips: packed, host order */
+  int plane_bytes;      /* bytes a coverage value */
   int have_weights;
   uint8_t *scratch; /* 16-bit rows in host order: the samples', then the plane's */
   size_t scratch_size;
@@ -61,7 +64,12 @@ pnm_stream (image_source *base, source_rows_fn rows_fn, void *user, char *error,
       size_t stride, coverage_stride = 0;
       const uint8_t *samples = host_order_rows (image, y, rows, source->scratch, &stride);
       const uint8_t *coverage = NULL;
-      if (source->have_weights)
+      if (source->other_plane)
+        {
+          coverage_stride = (size_t) image->width * source->plane_bytes;
+          coverage = source->other_plane + (size_t) y * coverage_stride;
+        }
+      else if (source->have_weights)
         coverage = host_order_rows (&source->weights, y, rows,
                                     source->scratch + (size_t) chunk * row_bytes, &coverage_stride);
       if (rows_fn (user, samples, stride, coverage, coverage_stride, y, rows, error, error_size))
@@ -76,6 +84,8 @@ pnm_close (image_source *base)
   pnm_source *source = (pnm_source *) base;
   pnm_image_clear (&source->image);
   pnm_image_clear (&source->weights);
+  if (source->other_plane)
+    vips_plane_free (source->other_plane);
   free (source->scratch);
   free (source);
 }
@@ -99,15 +109,20 @@ load_weights (pnm_source *source, const char *path, char *error, size_t error_si
   char reason[PNM_ERROR_SIZE];
   pnm_image *plane = &source->weights;
 
+  if (!image_source_is_netpbm (path))
+    {
+      source->other_plane = vips_plane_load (path, source->image.width, source->image.height,
+                                             &source->plane_bytes, error, error_size);
+      source->have_weights = source->other_plane != NULL;
+      return source->have_weights ? 0 : -1;
+    }
   if (pnm_load_file (path, NULL, plane, reason, sizeof reason) != PNM_OK)
     {
-      snprintf (error, error_size,
-                "--weights %s: %s (with a Netpbm image the coverage plane "
-                "must be a PGM too)",
-                path, reason);
+      snprintf (error, error_size, "--weights %s: %s", path, reason);
       return -1;
     }
   source->have_weights = 1;
+  source->plane_bytes = plane->bytes_per_sample;
   if (plane->channels != 1 || (plane->maxval != 255 && plane->maxval != 65535))
     {
       snprintf (error, error_size,
@@ -139,7 +154,7 @@ describe (pnm_source *source, const source_request *request, char *error, size_t
   info->height = image->height;
   info->channels = image->channels;
   info->bytes_per_sample = image->bytes_per_sample;
-  info->coverage_bytes = source->have_weights ? source->weights.bytes_per_sample : 0;
+  info->coverage_bytes = source->have_weights ? source->plane_bytes : 0;
   for (int c = 0; c < image->channels; c++)
     info->channel_names[c] = image->channel_names[c];
   snprintf (info->format, sizeof info->format, "%s, %d-bit", pnm_format_name (image->format),

@@ -34,3 +34,20 @@ vips_source_formats (void)
 {
   return MISSING;
 }
+
+uint8_t *
+vips_plane_load (const char *path, int width, int height, int *bytes_per_sample, char *error,
+                 size_t error_size)
+{
+  (void) width;
+  (void) height;
+  (void) bytes_per_sample;
+  snprintf (error, error_size, "--weights %s: not a PGM (%s)", path, MISSING);
+  return NULL;
+}
+
+void
+vips_plane_free (uint8_t *plane)
+{
+  (void) plane;
+}

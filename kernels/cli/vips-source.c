@@ -12,10 +12,12 @@
  */
 #include "image-source.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <vips/vips.h>
 
 typedef struct
@@ -211,6 +213,11 @@ open_buffer (const void *buffer, size_t size, char *error, size_t error_size)
 static VipsImage *
 open_sequential (const char *path, char *error, size_t error_size)
 {
+  if (access (path, R_OK) != 0)
+    {
+      snprintf (error, error_size, "cannot open: %s", strerror (errno));
+      return NULL;
+    }
   if (!vips_foreign_find_load (path))
     {
       vips_error_clear ();
@@ -295,18 +302,17 @@ describe (vips_source *source, VipsImage *image, char *error, size_t error_size)
   return 0;
 }
 
-/* Opens the coverage plane and band-joins it to *image. */
-static int
-join_weights (vips_source *source, const char *path, char *error, size_t error_size)
+/* Opens a coverage plane of width x height: one 8 or 16-bit band.  NULL with a message. */
+static VipsImage *
+open_plane (const char *path, int width, int height, char *error, size_t error_size)
 {
   char reason[SOURCE_ERROR_SIZE];
   VipsImage *plane = open_sequential (path, reason, sizeof reason);
-  VipsImage *joined = NULL;
 
   if (!plane)
     {
       snprintf (error, error_size, "--weights %s: %s", path, reason);
-      return -1;
+      return NULL;
     }
   if (plane->Bands != 1
       || (plane->BandFmt != VIPS_FORMAT_UCHAR && plane->BandFmt != VIPS_FORMAT_USHORT))
@@ -314,10 +320,26 @@ join_weights (vips_source *source, const char *path, char *error, size_t error_s
               "--weights %s: a coverage plane is one 8-bit or 16-bit gray "
               "channel, not %d channel(s) of %s samples",
               path, plane->Bands, vips_enum_nick (VIPS_TYPE_BAND_FORMAT, plane->BandFmt));
-  else if (plane->Xsize != source->image->Xsize || plane->Ysize != source->image->Ysize)
+  else if (plane->Xsize != width || plane->Ysize != height)
     snprintf (error, error_size, "--weights %s: the coverage plane is %d x %d, the image %d x %d",
-              path, plane->Xsize, plane->Ysize, source->image->Xsize, source->image->Ysize);
-  else if (vips_bandjoin2 (source->image, plane, &joined, NULL))
+              path, plane->Xsize, plane->Ysize, width, height);
+  else
+    return plane;
+  g_object_unref (plane);
+  return NULL;
+}
+
+/* Opens the coverage plane and band-joins it to the image. */
+static int
+join_weights (vips_source *source, const char *path, char *error, size_t error_size)
+{
+  VipsImage *plane
+      = open_plane (path, source->image->Xsize, source->image->Ysize, error, error_size);
+  VipsImage *joined = NULL;
+
+  if (!plane)
+    return -1;
+  if (vips_bandjoin2 (source->image, plane, &joined, NULL))
     take_vips_error ("--weights: cannot join the plane", error, error_size);
   else
     {
@@ -327,6 +349,29 @@ join_weights (vips_source *source, const char *path, char *error, size_t error_s
     }
   g_object_unref (plane);
   return joined ? 0 : -1;
+}
+
+uint8_t *
+vips_plane_load (const char *path, int width, int height, int *bytes_per_sample, char *error,
+                 size_t error_size)
+{
+  VipsImage *plane = open_plane (path, width, height, error, error_size);
+  size_t size;
+
+  if (!plane)
+    return NULL;
+  *bytes_per_sample = plane->BandFmt == VIPS_FORMAT_UCHAR ? 1 : 2;
+  uint8_t *memory = vips_image_write_to_memory (plane, &size);
+  if (!memory)
+    take_vips_error ("--weights: cannot decode the plane", error, error_size);
+  g_object_unref (plane);
+  return memory;
+}
+
+void
+vips_plane_free (uint8_t *plane)
+{
+  g_free (plane);
 }
 
 /* Opens (or, for a second stream, reopens) the request's files. */

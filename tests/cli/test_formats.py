@@ -554,6 +554,20 @@ def group_weighted(runner, rng):
                     raise Failure("%s, %s: numerators differ from numpy's" % (what, names[c]))
             check_weighted_csv(runner, path, args, names, numerators, denominator, what)
             checked += 1
+    # A Netpbm image with a PNG plane, and a PNG image with a PGM plane: the same sums.
+    array = random_array(rng, 21, 13, 4, np.uint8)
+    coverage = rng.integers(0, 256, array.shape[:2]).astype(np.uint8)
+    numerators, denominator = weighted_expected(array, coverage, 255, False)
+    plane_png, plane_pgm = runner.path(".png"), runner.path(".pgm")
+    Image.fromarray(coverage, "L").save(plane_png)
+    with open(plane_pgm, "wb") as f:
+        f.write(b"P5 %d %d 255\n" % (13, 21) + coverage.tobytes())
+    for image, plane in ((pam_of(runner, array), plane_png), (png_of(runner, array), plane_pgm)):
+        document = runner.counted(image, ["--alpha-weighted", "--weights", plane])
+        got = [[int(n) for n in channel["numerators"]] for channel in document["channels"]]
+        if got != numerators or int(document["denominator"]) != denominator:
+            raise Failure("%s with the plane %s: the sums differ from numpy's" % (image, plane))
+        checked += 1
     # 16-bit RGBA, alpha-weighted, GIMP's 1024 bins, and the same file in a batch.
     array = random_array(rng, 19, 27, 4, np.uint16)
     path = png_of(runner, array)
@@ -593,9 +607,10 @@ def group_combinations(runner, rng):
         (["--weights", small], rgb, "is 9 x 5, the image 9 x 6"),
         (["--weights", colour_plane], rgb, "one 8-bit or 16-bit gray channel"),
         (["--weights", float_plane], rgb, "one 8-bit or 16-bit gray channel"),
-        (["--weights", os.path.join(runner.workdir, "none.png")], rgb, "--weights"),
-        # A Netpbm image takes a PGM plane only.
-        (["--weights", gray], pam_of(runner, random_array(rng, 6, 9, 1, np.uint8)), "PGM"),
+        (["--weights", os.path.join(runner.workdir, "none.png")], rgb, "cannot open"),
+        (["--weights", os.path.join(runner.workdir, "none.png")],
+         pam_of(runner, random_array(rng, 6, 9, 1, np.uint8)), "cannot open"),
+        (["--weights", pgm], pam_of(runner, random_array(rng, 5, 9, 1, np.uint8)), "9 x 6"),
     ]
     for args, path, needle in cases:
         expect_refused(runner, args, path, needle)
