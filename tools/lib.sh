@@ -3,14 +3,14 @@
 
 # Debian packages by purpose.  `gh_install_packages build|test|demo` installs the missing ones
 # (build and demo: build + run; test: those and the test tools).
-GH_PACKAGES_BUILD="meson ninja-build pkg-config gcc g++ libgimp2.0-dev gettext"
+GH_PACKAGES_BUILD="meson ninja-build pkg-config gcc g++ libgimp2.0-dev gettext libvips-dev"
 GH_PACKAGES_RUN="gimp"
-GH_PACKAGES_TEST="python3 xvfb xauth xdotool imagemagick netpbm debootstrap clang libclang-rt-14-dev"
+GH_PACKAGES_TEST="python3 xvfb xauth xdotool imagemagick netpbm debootstrap clang libclang-rt-14-dev libvips-tools python3-pil python3-numpy"
 # Debian 13 on ships GIMP 3.0 and no libgimp2.0-dev: build against libgimp-3.0 there.
 # shellcheck disable=SC1091
 if [ -r /etc/os-release ] && (. /etc/os-release && [ "${ID:-}" = debian ] &&
   { [ -z "${VERSION_ID:-}" ] || [ "${VERSION_ID%%.*}" -ge 13 ] 2>/dev/null; }); then
-  GH_PACKAGES_BUILD="meson ninja-build pkg-config gcc g++ libgimp-3.0-dev gettext"
+  GH_PACKAGES_BUILD="meson ninja-build pkg-config gcc g++ libgimp-3.0-dev gettext libvips-dev"
 fi
 
 gh_install_packages () {

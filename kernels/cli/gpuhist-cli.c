@@ -1,13 +1,17 @@
 /* gpu-histogram: gpuhist, the engine on the command line.
  *
- *   gpuhist [options] FILE       FILE is a binary PGM, PPM or PAM, or raw samples with --raw;
- *                                "-" reads standard input
+ *   gpuhist [options] FILE       FILE is a binary PGM, PPM or PAM, raw samples with --raw, or
+ *                                anything libvips loads; "-" reads standard input (Netpbm, raw)
+ *   gpuhist --json-lines FILE... one JSON object a file (batch.c)
  *
  * It prints the histogram as CSV (or JSON with --json) and the backend it ran on.  Exit status:
  * 0 done, 1 the input or the engine failed (with "gpuhist: FILE: reason"), 2 a usage error.
  */
+#include "batch.h"
 #include "benchmark.h"
+#include "count.h"
 #include "gpuhist.h"
+#include "image-source.h"
 #include "pnm.h"
 
 #include <errno.h>
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef GPUHIST_VERSION
 #define GPUHIST_VERSION "unknown"
@@ -43,6 +48,12 @@ typedef enum
 typedef struct
 {
   const char *input;
+  char **inputs; /* --json-lines: every FILE argument */
+  int n_inputs;
+  int json_lines;
+  int jobs; /* --jobs; 0: one a core */
+  const char *weights;
+  count_request count;
   int raw;
   pnm_raw_geometry raw_geometry;
   method_choice method;
@@ -66,9 +77,29 @@ static void
 print_usage (FILE *out)
 {
   fputs ("Usage: gpuhist [OPTION]... FILE\n"
-         "Count the 256-bin histogram of each channel of an 8-bit image, on an NVIDIA GPU when\n"
-         "one is usable, else on the CPU.  FILE is a binary PGM (P5), PPM (P6) or PAM (P7) with\n"
-         "maxval 255 and 1 to 4 channels, or raw samples with --raw; - reads standard input.\n"
+         "       gpuhist --json-lines [OPTION]... FILE|DIRECTORY...\n"
+         "Count the histogram of each channel of an image, on an NVIDIA GPU when one is usable,\n"
+         "else on the CPU.  FILE is a binary PGM (P5), PPM (P6) or PAM (P7) with maxval 255 or\n"
+         "65535 and 1 to 4 channels (read by gpuhist's own strict reader), raw samples with\n"
+         "--raw, or an image libvips loads; - reads Netpbm or raw samples from standard input.\n"
+         "8-bit samples count into 256 bins; 16-bit ones into --bins; 32-bit and float samples\n"
+         "are narrowed to 16 bits as the GIMP plug-in does (round (v * 65535), clamped, NaN 0).\n"
+         "\n"
+         "  --json-lines           one JSON object a line for each FILE (a DIRECTORY: its\n"
+         "                         files, sorted); a file that fails gives {\"file\", \"error\"}\n"
+         "                         and the rest go on; exit 1 when any failed\n"
+         "  --jobs N               --json-lines: files counted at once (default: one a core)\n"
+         "  --binning RULE         how 16-bit samples land in --bins bins: shift (bin =\n"
+         "                         s * bins / 65536, the same number of levels in every bin;\n"
+         "                         the default for 16-bit integer files, as before) or gimp\n"
+         "                         (GIMP's floor (s / 65535 * (bins - 1) + 0.5), the plug-in's;\n"
+         "                         the default for float and 32-bit files, whose values are\n"
+         "                         GIMP's 0..1 and come narrowed as the plug-in narrows them)\n"
+         "  --alpha-weighted       gray+alpha and RGBA: colour bins add alpha, as GIMP counts\n"
+         "  --weights FILE         a coverage plane (8 or 16-bit gray, the image's size; any\n"
+         "                         format gpuhist reads): each pixel adds its coverage (a\n"
+         "                         selection mask, as GIMP counts)\n"
+         "  --derived              RGB and RGBA: value and luminance columns too\n"
          "\n"
          "  --raw WxHxC[:STRIDE]   FILE holds raw 8-bit samples: W x H pixels of C channels\n"
          "                         (1-4), rows STRIDE bytes apart (default W*C)\n"
@@ -93,8 +124,12 @@ print_usage (FILE *out)
          "  --help                 show this help and exit\n"
          "  --version              show the version and exit\n"
          "\n"
+         "Weighted counts (--alpha-weighted, --weights) print as integers when they are\n"
+         "whole, else with 6 decimals; JSON gives each bin's numerator, denominator and value.\n"
+         "\n"
          "Exit status: 0 done, 1 bad input or the engine failed, 2 usage error.\n",
          out);
+  fprintf (out, "\nFormats beyond Netpbm: %s.\n", vips_source_formats ());
 }
 
 static int usage_error (const char *format, ...) __attribute__ ((format (printf, 1, 2)));
@@ -213,6 +248,12 @@ enum
   OPTION_QUICK,
   OPTION_BINS,
   OPTION_STRATEGY,
+  OPTION_JSON_LINES,
+  OPTION_JOBS,
+  OPTION_BINNING,
+  OPTION_ALPHA_WEIGHTED,
+  OPTION_WEIGHTS,
+  OPTION_DERIVED,
 };
 
 static const struct option long_options[] = {
@@ -231,8 +272,47 @@ static const struct option long_options[] = {
   { "quick", no_argument, NULL, OPTION_QUICK },
   { "bins", required_argument, NULL, OPTION_BINS },
   { "strategy", required_argument, NULL, OPTION_STRATEGY },
+  { "json-lines", no_argument, NULL, OPTION_JSON_LINES },
+  { "jobs", required_argument, NULL, OPTION_JOBS },
+  { "binning", required_argument, NULL, OPTION_BINNING },
+  { "alpha-weighted", no_argument, NULL, OPTION_ALPHA_WEIGHTED },
+  { "weights", required_argument, NULL, OPTION_WEIGHTS },
+  { "derived", no_argument, NULL, OPTION_DERIVED },
   { NULL, 0, NULL, 0 },
 };
+
+/* --method cpu is the CPU backend.  -1 to go on, or the usage error. */
+static int
+choose_backend (cli_options *options)
+{
+  if (options->method != CHOICE_CPU)
+    return -1;
+  if (options->backend == GH_BACKEND_CUDA)
+    return usage_error ("--method cpu runs on the CPU backend: it cannot go with --backend cuda");
+  options->backend = GH_BACKEND_CPU;
+  return -1;
+}
+
+/* --json-lines FILE...: what cannot go with many files. */
+static int
+check_batch_arguments (int argc, char **argv, cli_options *options)
+{
+  if (options->json)
+    return usage_error ("--json and --json-lines are two forms of output: choose one");
+  if (options->raw)
+    return usage_error ("--raw describes one file: it cannot go with --json-lines");
+  if (options->weights)
+    return usage_error ("--weights is one image's coverage plane: it cannot go with "
+                        "--json-lines");
+  if (options->method == CHOICE_ALL || options->repetitions > 0)
+    return usage_error ("--json-lines counts; time the methods on one file at a time");
+  for (int i = optind; i < argc; i++)
+    if (strcmp (argv[i], "-") == 0)
+      return usage_error ("--json-lines reads files, not standard input");
+  options->inputs = argv + optind;
+  options->n_inputs = argc - optind;
+  return choose_backend (options);
+}
 
 /* Fills *options from argv.  Returns -1 to go on, or the exit status (help, version, usage). */
 static int
@@ -314,6 +394,21 @@ parse_arguments (int argc, char **argv, cli_options *options)
           options->strategy = (gh_strategy) i;
         }
         break;
+      case OPTION_JSON_LINES: options->json_lines = 1; break;
+      case OPTION_JOBS:
+        if (!parse_integer (optarg, 1, 256, &number))
+          return usage_error ("--jobs wants a number from 1 to 256, not '%s'", optarg);
+        options->jobs = (int) number;
+        break;
+      case OPTION_BINNING:
+        if (strcmp (optarg, "gimp") != 0 && strcmp (optarg, "shift") != 0)
+          return usage_error ("--binning takes gimp or shift, not '%s'", optarg);
+        options->count.binning = optarg[0] == 'g' ? GH_BINNING_GIMP : GH_BINNING_SHIFT;
+        options->count.binning_given = 1;
+        break;
+      case OPTION_ALPHA_WEIGHTED: options->count.alpha_weighted = 1; break;
+      case OPTION_WEIGHTS: options->weights = optarg; break;
+      case OPTION_DERIVED: options->count.derived = 1; break;
       case ':': return usage_error ("%s needs a value", argv[optind - 1]);
       default:
         if (optopt > 0 && optopt < 256)
@@ -331,43 +426,16 @@ parse_arguments (int argc, char **argv, cli_options *options)
     return usage_error ("--photo and --quick go with --bench");
   if (optind >= argc)
     return usage_error ("no input file given (use - for standard input)");
+  if (options->json_lines)
+    return check_batch_arguments (argc, argv, options);
+  if (options->jobs)
+    return usage_error ("--jobs goes with --json-lines");
   if (optind + 1 < argc)
     return usage_error ("one input file at a time, but '%s' follows '%s'", argv[optind + 1],
                         argv[optind]);
   options->input = argv[optind];
 
-  if (options->method == CHOICE_CPU)
-    {
-      if (options->backend == GH_BACKEND_CUDA)
-        return usage_error ("--method cpu runs on the CPU backend: it cannot go with "
-                            "--backend cuda");
-      options->backend = GH_BACKEND_CPU;
-    }
-  return -1;
-}
-
-/* Netpbm stores 16-bit samples big-endian; the engine takes them in the host's order. */
-static gh_status
-count_16bit (gh_engine *engine, const pnm_image *image, gh_result *result, gh_error *error)
-{
-  const size_t row = (size_t) image->width * image->channels;
-  uint16_t *samples = malloc (row * image->height * sizeof *samples);
-  if (!samples)
-    {
-      snprintf (error->message, sizeof error->message, "out of memory for %zu samples",
-                row * image->height);
-      error->status = GH_ERROR_OUT_OF_MEMORY;
-      return error->status;
-    }
-  for (int y = 0; y < image->height; y++)
-    for (int x = 0; x < image->width; x++)
-      for (int c = 0; c < image->channels; c++)
-        samples[(size_t) y * row + (size_t) x * image->channels + c]
-            = (uint16_t) pnm_image_sample (image, x, y, c);
-  gh_status status = gh_histogram_buffer16 (engine, samples, image->width, image->height,
-                                            image->channels, row * sizeof *samples, result, error);
-  free (samples);
-  return status;
+  return choose_backend (options);
 }
 
 /* gpuhist --bench: the kernels on the GPU, as Markdown tables on standard output. */
@@ -489,19 +557,184 @@ write_result (const cli_options *options, const gh_result *result, const char *c
   return EXIT_OK;
 }
 
+/* The engine's options for the command line's choices. */
+static void
+engine_options_for (const cli_options *options, gh_options *engine_options)
+{
+  gh_options_init (engine_options);
+  engine_options->backend = options->backend;
+  engine_options->memory_budget = options->memory_budget;
+  engine_options->bins = options->bins;
+  engine_options->strategy = options->strategy;
+  plan_methods (options, &engine_options->methods, &engine_options->repetitions);
+  /* Global and private asked for once are counts, not a benchmark: no warm-up run. */
+  if (options->repetitions <= 0
+      && (options->method == CHOICE_GLOBAL || options->method == CHOICE_PRIVATE))
+    engine_options->warmup = 0;
+}
+
+/* What one file's options ask of it that it cannot give: 1 (bad input) with a message, else 0. */
+static int
+check_file_options (const cli_options *options, const image_info *info, const char *name)
+{
+  if (info->bytes_per_sample == 1 && options->bins > GH_BINS)
+    {
+      fprintf (stderr,
+               "gpuhist: %s: an 8-bit image has 256 levels; --bins %d applies to 16-bit images "
+               "(maxval 65535)\n",
+               name, options->bins);
+      return EXIT_BAD_INPUT;
+    }
+  if (options->count.alpha_weighted && info->channels != 2 && info->channels != 4)
+    {
+      fprintf (stderr,
+               "gpuhist: %s: --alpha-weighted needs an alpha channel (gray+alpha or RGBA), but "
+               "the image has %d channel(s)\n",
+               name, info->channels);
+      return EXIT_BAD_INPUT;
+    }
+  if (options->count.derived && info->channels < 3)
+    {
+      fprintf (stderr,
+               "gpuhist: %s: --derived needs RGB or RGBA, but the image has %d channel(s)\n", name,
+               info->channels);
+      return EXIT_BAD_INPUT;
+    }
+  return EXIT_OK;
+}
+
+/* Strips of a few MiB when libvips decodes as the engine counts: the engine counts one while
+ * the next decodes, where the default budget's two 128 MiB strips would hold a whole photo and
+ * count it only once it is decoded.  On the CPU backend the counting threads leave the decoders
+ * their cores.  (docs/BENCHMARKS.md, "gpuhist on photos", has the numbers.)  row_bytes: the
+ * widest row the engine may be given (a strip holds at least a few). */
+#define DECODING_MEMORY_BUDGET ((size_t) 8 << 20)
+#define DECODING_MIN_STRIP_ROWS 8
+
+static void
+share_with_decoder (const cli_options *options, gh_options *engine_options, int decoders,
+                    size_t row_bytes)
+{
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+
+  if (!options->memory_budget && !getenv ("GPUHIST_MEMORY_BUDGET"))
+    {
+      size_t budget = DECODING_MEMORY_BUDGET;
+      if (budget < 2 * DECODING_MIN_STRIP_ROWS * row_bytes)
+        budget = 2 * DECODING_MIN_STRIP_ROWS * row_bytes;
+      engine_options->memory_budget = budget;
+    }
+  engine_options->cpu_threads = cores > decoders ? (int) (cores - decoders) : 1;
+}
+
+/* gpuhist --json-lines FILE... */
+static int
+run_batch (const cli_options *options)
+{
+  batch_request request = { 0 };
+  char error[SOURCE_ERROR_SIZE];
+  FILE *out = stdout;
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+
+  if (batch_expand_paths (options->inputs, options->n_inputs, &request.paths, &request.n_paths,
+                          error, sizeof error))
+    {
+      fprintf (stderr, "gpuhist: %s\n", error);
+      return EXIT_BAD_INPUT;
+    }
+  request.jobs = options->jobs ? options->jobs : cores > 0 ? (int) cores : 1;
+  if (request.jobs > request.n_paths && request.n_paths > 0)
+    request.jobs = request.n_paths;
+  engine_options_for (options, &request.engine_options);
+  /* Each worker decodes and counts: its engine counts on one thread, in strips that hold rows of
+   * up to 1 MiB pixels of 4 16-bit channels. */
+  share_with_decoder (options, &request.engine_options, (int) cores, (size_t) 1 << 23);
+  request.shared_budget = options->memory_budget;
+  request.count = options->count;
+  request.quiet = options->quiet;
+  request.progress = !options->quiet && isatty (STDERR_FILENO) && request.n_paths > 10;
+  if (options->output && strcmp (options->output, "-") != 0
+      && !(out = fopen (options->output, "w")))
+    {
+      fprintf (stderr, "gpuhist: %s: cannot open for writing: %s\n", options->output,
+               strerror (errno));
+      batch_free_paths (request.paths, request.n_paths);
+      return EXIT_BAD_INPUT;
+    }
+  request.out = out;
+  int failed = request.n_paths ? batch_run (&request, error, sizeof error) : 0;
+  if (out != stdout && fclose (out) != 0 && failed >= 0)
+    failed = -1, snprintf (error, sizeof error, "writing failed: %s", strerror (errno));
+  if (failed < 0)
+    fprintf (stderr, "gpuhist: %s\n", error);
+  batch_free_paths (request.paths, request.n_paths);
+  return failed ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+/* gpuhist FILE: one image, CSV or JSON. */
+static int
+run_single (const cli_options *options)
+{
+  const char *name = strcmp (options->input, "-") == 0 ? "standard input" : options->input;
+  source_request open_request = { .path = options->input,
+                                  .raw = options->raw ? &options->raw_geometry : NULL,
+                                  .weights = options->weights };
+  char message[SOURCE_ERROR_SIZE] = "";
+  gh_options engine_options;
+  gh_error error = { GH_OK, "" };
+  gh_result result;
+
+  image_source *source = image_source_open (&open_request, message, sizeof message);
+  if (!source)
+    {
+      fprintf (stderr, "gpuhist: %s: %s\n", name, message);
+      return EXIT_BAD_INPUT;
+    }
+  int exit_code = check_file_options (options, &source->info, name);
+  engine_options_for (options, &engine_options);
+  if (source->info.decodes)
+    share_with_decoder (options, &engine_options, 1,
+                        (size_t) source->info.width * source->info.channels
+                            * source->info.bytes_per_sample);
+  gh_engine *engine = exit_code ? NULL : gh_engine_new (&engine_options, &error);
+  if (!exit_code && !engine)
+    {
+      fprintf (stderr, "gpuhist: %s\n", error.message);
+      exit_code = EXIT_BAD_INPUT;
+    }
+  if (!exit_code
+      && count_source (engine, source, &options->count, &result, message, sizeof message))
+    {
+      fprintf (stderr, "gpuhist: %s: %s\n", name, message);
+      exit_code = EXIT_BAD_INPUT;
+    }
+  if (!exit_code)
+    {
+      const char *names[GH_MAX_CHANNELS + 2];
+      for (int c = 0; c < source->info.channels; c++)
+        names[c] = source->info.channel_names[c];
+      names[source->info.channels] = "value";
+      names[source->info.channels + 1] = "luminance";
+      if (!options->quiet)
+        {
+          fprintf (stderr, "gpuhist: backend: %s\n", result.backend);
+          if (engine_options.repetitions > 0)
+            print_timings (&result);
+        }
+      exit_code = write_result (options, &result, names);
+      gh_result_clear (&result);
+    }
+  if (engine)
+    gh_engine_free (engine);
+  source->close (source);
+  return exit_code;
+}
+
 int
 main (int argc, char **argv)
 {
   cli_options options;
-  gh_options engine_options;
-  gh_engine *engine;
-  gh_error error = { GH_OK, "" };
-  gh_result result;
-  gh_status status;
-  pnm_image image;
-  pnm_status read_status;
-  char read_error[PNM_ERROR_SIZE];
-  const char *input_name;
+  char error[SOURCE_ERROR_SIZE];
   int exit_code;
 
   exit_code = parse_arguments (argc, argv, &options);
@@ -509,82 +742,12 @@ main (int argc, char **argv)
     return exit_code;
   if (options.bench)
     return run_benchmark (&options);
-
-  input_name = strcmp (options.input, "-") == 0 ? "standard input" : options.input;
-  read_status = strcmp (options.input, "-") == 0
-                    ? pnm_load_stream (stdin, options.raw ? &options.raw_geometry : NULL, &image,
-                                       read_error, sizeof read_error)
-                    : pnm_load_file (options.input, options.raw ? &options.raw_geometry : NULL,
-                                     &image, read_error, sizeof read_error);
-  if (read_status != PNM_OK)
+  /* One libvips thread a file: its loaders decode sequentially anyway, and a second thread only
+   * takes a core from the engine (docs/BENCHMARKS.md, "gpuhist on photos"). */
+  if (vips_source_init (argv[0], 1, error, sizeof error))
     {
-      fprintf (stderr, "gpuhist: %s: %s\n", input_name, read_error);
+      fprintf (stderr, "gpuhist: %s\n", error);
       return EXIT_BAD_INPUT;
     }
-
-  /* 8-bit files (maxval 255) count into 256 bins; 16-bit files (maxval 65535) into --bins. */
-  if (image.maxval != 255 && image.maxval != 65535)
-    {
-      fprintf (stderr,
-               "gpuhist: %s: maxval %u is not supported: gpuhist reads 8-bit images with maxval "
-               "255 and 16-bit images with maxval 65535\n",
-               input_name, image.maxval);
-      pnm_image_clear (&image);
-      return EXIT_BAD_INPUT;
-    }
-  if (image.bytes_per_sample == 1 && options.bins > GH_BINS)
-    {
-      fprintf (stderr,
-               "gpuhist: %s: an 8-bit image has 256 levels; --bins %d applies to 16-bit images "
-               "(maxval 65535)\n",
-               input_name, options.bins);
-      pnm_image_clear (&image);
-      return EXIT_BAD_INPUT;
-    }
-
-  gh_options_init (&engine_options);
-  engine_options.backend = options.backend;
-  engine_options.memory_budget = options.memory_budget;
-  engine_options.bins = options.bins;
-  engine_options.strategy = options.strategy;
-  plan_methods (&options, &engine_options.methods, &engine_options.repetitions);
-  /* Global and private asked for once are counts, not a benchmark: no warm-up run. */
-  if (options.repetitions <= 0
-      && (options.method == CHOICE_GLOBAL || options.method == CHOICE_PRIVATE))
-    engine_options.warmup = 0;
-
-  engine = gh_engine_new (&engine_options, &error);
-  if (!engine)
-    {
-      fprintf (stderr, "gpuhist: %s\n", error.message);
-      pnm_image_clear (&image);
-      return EXIT_BAD_INPUT;
-    }
-
-  if (image.bytes_per_sample == 2)
-    status = count_16bit (engine, &image, &result, &error);
-  else
-    status = gh_histogram_buffer (engine, image.pixels, image.width, image.height, image.channels,
-                                  image.stride, &result, &error);
-  if (status != GH_OK)
-    {
-      fprintf (stderr, "gpuhist: %s: %s (%s)\n", input_name, error.message,
-               gh_status_name (status));
-      gh_engine_free (engine);
-      pnm_image_clear (&image);
-      return EXIT_BAD_INPUT;
-    }
-
-  if (!options.quiet)
-    {
-      fprintf (stderr, "gpuhist: backend: %s\n", result.backend);
-      if (engine_options.repetitions > 0)
-        print_timings (&result);
-    }
-  exit_code = write_result (&options, &result, image.channel_names);
-
-  gh_result_clear (&result);
-  gh_engine_free (engine);
-  pnm_image_clear (&image);
-  return exit_code;
+  return options.json_lines ? run_batch (&options) : run_single (&options);
 }

@@ -5,6 +5,7 @@
  * as the reference does.  The same bytes also go through pnm_parse_raw with a geometry taken
  * from their first bytes.  A broken promise traps, so libFuzzer reports it with the input.
  */
+#include "fuzz.h"
 #include "gpuhist.h"
 #include "pnm.h"
 
@@ -16,30 +17,10 @@
 /* Small enough that most counted images take several strips. */
 #define FUZZ_MEMORY_BUDGET ((size_t) 1 << 12)
 
-#define REQUIRE(condition)                                                                         \
-  do                                                                                               \
-    {                                                                                              \
-      if (!(condition))                                                                            \
-        __builtin_trap ();                                                                         \
-    }                                                                                              \
-  while (0)
-
 static gh_engine *
 cpu_engine (void)
 {
-  static gh_engine *engine;
-  if (!engine)
-    {
-      gh_options options;
-      gh_error error;
-      gh_options_init (&options);
-      options.backend = GH_BACKEND_CPU;
-      options.cpu_threads = 2;
-      options.memory_budget = FUZZ_MEMORY_BUDGET;
-      engine = gh_engine_new (&options, &error);
-      REQUIRE (engine != NULL);
-    }
-  return engine;
+  return fuzz_cpu_engine (2, FUZZ_MEMORY_BUDGET);
 }
 
 static void
