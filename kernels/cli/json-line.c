@@ -6,24 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* s as a JSON string. */
-static void
-write_string (FILE *out, const char *s)
-{
-  fputc ('"', out);
-  for (; *s; s++)
-    {
-      unsigned char ch = (unsigned char) *s;
-      if (ch == '"' || ch == '\\')
-        fprintf (out, "\\%c", ch);
-      else if (ch < 0x20)
-        fprintf (out, "\\u%04x", ch);
-      else
-        fputc (ch, out);
-    }
-  fputc ('"', out);
-}
-
 /* Removes each newline and the indentation after it, in place. */
 static void
 join_lines (char *text)
@@ -49,9 +31,9 @@ start_line (const char *file, const char *key, const char *value, char **text, s
   if (out)
     {
       fputs ("{\"file\": ", out);
-      write_string (out, file);
+      gh_write_json_string (out, file);
       fprintf (out, ", \"%s\": ", key);
-      write_string (out, value);
+      gh_write_json_string (out, value);
     }
   return out;
 }
@@ -62,20 +44,22 @@ json_line_result (const char *file, const char *format, const gh_result *result,
 {
   char *text = NULL;
   size_t size = 0;
-  FILE *out = start_line (file, "format", format, &text, &size);
+  FILE *out = open_memstream (&text, &size);
 
   if (!out)
     return NULL;
-  fputs (", ", out);
-  size_t object_start = (size_t) ftell (out);
-  int failed = gh_write_json (out, result, channel_names);
-  if (fclose (out) != 0 || failed || !text || text[object_start] != '{')
+  /* The engine's object, with the file and its format as its last members. */
+  int failed = gh_write_json_begin (out, result, channel_names);
+  fputs (",\n  \"file\": ", out);
+  gh_write_json_string (out, file);
+  fputs (", \"format\": ", out);
+  gh_write_json_string (out, format);
+  fputs ("}", out);
+  if (fclose (out) != 0 || failed || !text)
     {
       free (text);
       return NULL;
     }
-  /* The engine's object without its opening brace follows ours. */
-  memmove (text + object_start, text + object_start + 1, size - object_start);
   join_lines (text);
   return text;
 }

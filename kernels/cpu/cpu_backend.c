@@ -132,6 +132,15 @@ thread_share (size_t bytes, size_t pixel_bytes, int thread, int threads, size_t 
   *end = pixels * (size_t) (thread + 1) / (size_t) threads * pixel_bytes;
 }
 
+static inline __attribute__ ((always_inline)) void
+count_wide_pixels (const uint16_t *p, size_t pixels, int channels, size_t bins, int shift,
+                   uint32_t *table)
+{
+  for (size_t i = 0; i < pixels; i++, p += channels)
+    for (int c = 0; c < channels; c++)
+      table[(size_t) c * bins + (p[c] >> shift)]++;
+}
+
 /* 16-bit samples, any bins: the same methods without the unrolled copies. */
 static void
 count_wide (cpu_run *run, const uint16_t *p, size_t n, uint32_t *table)
@@ -147,8 +156,14 @@ count_wide (cpu_run *run, const uint16_t *p, size_t n, uint32_t *table)
       break;
     default:
       memset (table, 0, run->table_words * sizeof *table);
-      for (size_t i = 0; i < n; i++)
-        table[(i % channels) * bins + (p[i] >> shift)]++;
+      /* A constant channel count: no division a sample for its channel. */
+      switch (channels)
+        {
+        case 1: count_wide_pixels (p, n, 1, bins, shift, table); break;
+        case 2: count_wide_pixels (p, n / 2, 2, bins, shift, table); break;
+        case 3: count_wide_pixels (p, n / 3, 3, bins, shift, table); break;
+        default: count_wide_pixels (p, n / 4, 4, bins, shift, table); break;
+        }
       break;
     }
 }

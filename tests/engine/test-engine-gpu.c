@@ -444,23 +444,6 @@ test_kept_engine_and_release (void)
 
 /* Weighted and derived runs (gh_run_spec): every CUDA method against the engine's reference
  * (gh_reference_count_spec), on random coverage and alpha. */
-typedef struct
-{
-  gh_run_spec spec;
-  int bins; /* 256 for 8-bit samples */
-  void *pixels;
-  size_t stride;
-  uint8_t *coverage;
-  size_t coverage_stride;
-} weighted_image;
-
-/* A weight level: often none or full (selection edges are rare), else anything. */
-static unsigned
-random_weight (unsigned full)
-{
-  const uint64_t x = test_random ();
-  return x % 4 == 0 ? 0 : x % 4 == 1 ? full : (unsigned) ((x >> 8) % (full + 1));
-}
 
 static void
 weighted_image_new (weighted_image *im, const gh_run_spec *spec, int bins, image_kind kind)
@@ -469,9 +452,10 @@ weighted_image_new (weighted_image *im, const gh_run_spec *spec, int bins, image
   im->bins = spec->bytes_per_sample == 1 ? GH_BINS : bins;
   const int bytes = spec->bytes_per_sample, channels = spec->channels;
   im->stride = ((size_t) spec->width * channels + (size_t) (test_random () % 3)) * bytes;
-  im->pixels = bytes == 1
-                   ? (void *) test_image (kind, spec->width, spec->height, channels, im->stride)
-                   : (void *) test_image16 (kind, spec->width, spec->height, channels, im->stride);
+  im->pixels
+      = bytes == 1
+            ? (uint8_t *) test_image (kind, spec->width, spec->height, channels, im->stride)
+            : (uint8_t *) test_image16 (kind, spec->width, spec->height, channels, im->stride);
   const unsigned full = bytes == 1 ? 255 : 65535;
   const unsigned coverage_full = spec->coverage_bytes == 2 ? 65535 : 255;
   im->coverage_stride = (size_t) spec->width * 2 + 2;

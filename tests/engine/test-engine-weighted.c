@@ -78,24 +78,6 @@ expected_sums (const gh_run_spec *spec, int bins, const void *pixels, size_t str
       }
 }
 
-typedef struct
-{
-  gh_run_spec spec;
-  int bins; /* the engine's, for 16-bit samples */
-  uint8_t *pixels;
-  size_t stride;
-  uint8_t *coverage;
-  size_t coverage_stride;
-} weighted_image;
-
-/* A weight level: often none or full (selection edges are rare), else anything. */
-static unsigned
-random_weight (unsigned full)
-{
-  const uint64_t x = test_random ();
-  return x % 4 == 0 ? 0 : x % 4 == 1 ? full : (unsigned) ((x >> 8) % (full + 1));
-}
-
 /* Noise samples, alpha and coverage random (or all full when `full`). */
 static void
 image_new (weighted_image *im, const gh_run_spec *spec, int bins, int full)

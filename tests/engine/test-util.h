@@ -172,4 +172,23 @@ test_finish (const char *name)
   return test_failures ? 1 : 0;
 }
 
+/* A weighted run's input: samples, and a coverage plane where the spec has one. */
+typedef struct
+{
+  gh_run_spec spec;
+  int bins; /* the engine's, for 16-bit samples; 256 for 8-bit ones */
+  uint8_t *pixels;
+  size_t stride;
+  uint8_t *coverage;
+  size_t coverage_stride;
+} weighted_image;
+
+/* A weight level: often none or full (selection edges are rare), else anything. */
+static inline unsigned
+random_weight (unsigned full)
+{
+  const uint64_t x = test_random ();
+  return x % 4 == 0 ? 0 : x % 4 == 1 ? full : (unsigned) ((x >> 8) % (full + 1));
+}
+
 #endif /* GPUHIST_TEST_UTIL_H */
