@@ -72,6 +72,38 @@ reference (const uint8_t *pixels, const uint8_t *coverage, std::vector<gh_u128> 
       gh_u128_add64 (&sums[i], part[i].lo); /* each part is one slice's, below 2^64 */
 }
 
+/* How often the rare path runs: the pixels whose luminance estimate lies near a bin edge, and
+ * the warps' groups (32 lanes x 4 pixels, 128 pixels in a row) holding one, which the whole warp
+ * takes through fix_luminance. */
+void
+edge_rates (const uint8_t *pixels, double *pixel_rate, double *group_rate)
+{
+  const int threads = std::max (1u, std::min (32u, std::thread::hardware_concurrency ()));
+  const size_t chunks = kPixels / 128;
+  std::vector<size_t> near (threads), groups (threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; t++)
+    pool.emplace_back ([&, t] {
+      for (size_t c = chunks * t / threads; c < chunks * (t + 1) / threads; c++)
+        {
+          size_t here = 0;
+          for (const uint8_t *p = pixels + c * 512; p < pixels + c * 512 + 512; p += 4)
+            here += ((p[0] * kLumR + p[1] * kLumG + p[2] * kLumB + kLumHalf) & kLumNearEdge) == 0;
+          near[t] += here;
+          groups[t] += here != 0;
+        }
+    });
+  size_t n = 0, g = 0;
+  for (int t = 0; t < threads; t++)
+    {
+      pool[t].join ();
+      n += near[t];
+      g += groups[t];
+    }
+  *pixel_rate = static_cast<double> (n) / kPixels;
+  *group_rate = static_cast<double> (g) / chunks;
+}
+
 gh_status
 time_row (row &r, int repetitions, cudaStream_t stream, unsigned long long *table, gh_error *error)
 {
@@ -176,6 +208,10 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int> (fastest.shared_bytes)),
                "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, true, 1>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int> (fastest.shared_bytes)),
+               "sizing shared memory");
   BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, false>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int> (fastest.shared_bytes)),
@@ -197,19 +233,25 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
       [=] {
         weighted_fast_kernel<4, 1, true, true, 4>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 128u, 256u);
+                samples, coverage, kPixels, fastest.flush_every, table, 256u);
+      } },
+    { "fastest, 1 group of 4 pixels a step (fewer registers)", true,
+      [=] {
+        weighted_fast_kernel<4, 1, true, true, 1>
+            <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
+                samples, coverage, kPixels, fastest.flush_every, table, 256u);
       } },
     { "probe, not verified: 4 tables (R, G, B, A weighted, no derived)", false,
       [=] {
         weighted_fast_kernel<4, 1, true, false>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 128u, 256u);
+                samples, coverage, kPixels, fastest.flush_every, table, 256u);
       } },
     { "probe, not verified: 6 tables of weight 1 (derived, no weights)", false,
       [=] {
         weighted_fast_kernel<4, 0, false, true>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 128u, 256u);
+                samples, coverage, kPixels, fastest.flush_every, table, 256u);
       } },
     { "privatized (seed's pattern, 64-bit table a block)", true,
       [=] { launch_weighted (privatized, job, 4, kOut, stream); } },
@@ -290,6 +332,12 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
       for (const row &r : rows)
         fprintf (out, "| %s | %.4f | %.4f-%.4f | %.0f | %.1f |\n", r.name.c_str (), r.median, r.min,
                  r.max, (bytes + plane) / (r.median * 1e6), 100 * rows[0].median / r.median);
+      double pixel_rate, group_rate;
+      edge_rates (host, &pixel_rate, &group_rate);
+      fprintf (out,
+               "\nLuminance estimated near an edge: %.4f %% of pixels; %.2f %% of warp groups "
+               "(128 pixels) take the fix path.\n",
+               100 * pixel_rate, 100 * group_rate);
       fputc ('\n', out);
       fflush (out);
     }

@@ -12,53 +12,71 @@ namespace gh
 namespace
 {
 
-using fast_fn = void (*) (const uint8_t *, const uint8_t *, size_t, int, unsigned long long *,
-                          unsigned int, unsigned int);
+using fast_fn
+    = void (*) (const uint8_t *, const uint8_t *, size_t, int, unsigned long long *, unsigned int);
 
 /* Alpha weighting needs 2 or 4 channels, derived channels 3 or 4; with neither and no plane the
  * run is an unweighted one (hist_kernels.cuh). */
-template <int C, int COV, int A, int D>
+template <int C, int COV, int A, int D, int G>
 constexpr fast_fn
 pick ()
 {
   if constexpr ((A && C % 2) || (D && C < 3) || (!COV && !A && !D))
     return nullptr;
   else
-    return weighted_fast_kernel<C, COV, A != 0, D != 0>;
+    return weighted_fast_kernel<C, COV, A != 0, D != 0, G>;
 }
 
-template <int C>
+template <int C, int G>
 fast_fn
 fast_for (int cov, int alpha, int derived)
 {
   switch (cov * 4 + alpha * 2 + derived)
     {
-    case 0: return pick<C, 0, 0, 0> ();
-    case 1: return pick<C, 0, 0, 1> ();
-    case 2: return pick<C, 0, 1, 0> ();
-    case 3: return pick<C, 0, 1, 1> ();
-    case 4: return pick<C, 1, 0, 0> ();
-    case 5: return pick<C, 1, 0, 1> ();
-    case 6: return pick<C, 1, 1, 0> ();
-    case 7: return pick<C, 1, 1, 1> ();
-    case 8: return pick<C, 2, 0, 0> ();
-    case 9: return pick<C, 2, 0, 1> ();
-    case 10: return pick<C, 2, 1, 0> ();
-    default: return pick<C, 2, 1, 1> ();
+    case 0: return pick<C, 0, 0, 0, G> ();
+    case 1: return pick<C, 0, 0, 1, G> ();
+    case 2: return pick<C, 0, 1, 0, G> ();
+    case 3: return pick<C, 0, 1, 1, G> ();
+    case 4: return pick<C, 1, 0, 0, G> ();
+    case 5: return pick<C, 1, 0, 1, G> ();
+    case 6: return pick<C, 1, 1, 0, G> ();
+    case 7: return pick<C, 1, 1, 1, G> ();
+    case 8: return pick<C, 2, 0, 0, G> ();
+    case 9: return pick<C, 2, 0, 1, G> ();
+    case 10: return pick<C, 2, 1, 0, G> ();
+    default: return pick<C, 2, 1, 1, G> ();
     }
 }
 
+template <int G>
 fast_fn
 fast_kernel_for (const gh_run_plan &run)
 {
   const int cov = run.coverage_bytes, a = run.alpha_weighted ? 1 : 0, d = run.derived ? 1 : 0;
   switch (run.channels)
     {
-    case 1: return fast_for<1> (cov, a, d);
-    case 2: return fast_for<2> (cov, a, d);
-    case 3: return fast_for<3> (cov, a, d);
-    default: return fast_for<4> (cov, a, d);
+    case 1: return fast_for<1, G> (cov, a, d);
+    case 2: return fast_for<2, G> (cov, a, d);
+    case 3: return fast_for<3, G> (cov, a, d);
+    default: return fast_for<4, G> (cov, a, d);
     }
+}
+
+/* kGroups groups a step, or the other count both measured well (1 or 2): so that the tests can
+ * prove either one (TEST ONLY: GPUHIST_TEST_WEIGHTED_GROUPS=n). */
+fast_fn
+fast_kernel_for (const gh_run_plan &run, int groups)
+{
+  return groups == 1 ? fast_kernel_for<1> (run) : fast_kernel_for<2> (run);
+}
+
+int
+groups_asked ()
+{
+  static_assert (kGroups == 1 || kGroups == 2, "fast_kernel_for has 1 and 2");
+  const char *test_groups = getenv ("GPUHIST_TEST_WEIGHTED_GROUPS");
+  return test_groups && (atoi (test_groups) == 1 || atoi (test_groups) == 2) ? atoi (test_groups)
+                                                                             : kGroups;
 }
 
 /* Blocks of `threads` that fit an SM with `shared` bytes each, times the SMs; 0 if none. */
@@ -141,16 +159,21 @@ plan_weighted_fastest (const cudaDeviceProp &device, const gh_run_plan &run, wei
   if (test_flush && strtoull (test_flush, nullptr, 10) > 0
       && strtoull (test_flush, nullptr, 10) < steps)
     steps = strtoull (test_flush, nullptr, 10);
-  const size_t columns = static_cast<size_t> (run.out_channels) * 256 * 32 * 4;
-  fast_fn kernel = run.bytes_per_sample == 1 ? fast_kernel_for (run) : nullptr;
+  const size_t columns = weighted_shared_bytes (run.out_channels, run.derived != 0);
+  const int groups = groups_asked ();
+  fast_fn kernel = run.bytes_per_sample == 1 ? fast_kernel_for (run, groups) : nullptr;
   if (kernel && steps >= 1 && columns <= device.sharedMemPerBlockOptin)
     {
       const int blocks
           = blocks_for (device, reinterpret_cast<const void *> (kernel), kWeightedThreads, columns);
       if (blocks > 0)
         {
-          *plan = weighted_plan{ kLaneColumns, blocks, kWeightedThreads, columns,
-                                 static_cast<int> (steps < (1u << 30) ? steps : (1u << 30)) };
+          *plan = weighted_plan{ kLaneColumns,
+                                 blocks,
+                                 kWeightedThreads,
+                                 columns,
+                                 static_cast<int> (steps < (1u << 30) ? steps : (1u << 30)),
+                                 groups };
           return GH_OK;
         }
     }
@@ -175,8 +198,11 @@ describe_weighted_plan (const weighted_plan &plan, const gh_run_plan &run, char 
   const char *kind = plan.kind == kLaneColumns ? "weighted lane columns"
                      : plan.kind == kShared64  ? "weighted 64-bit table a block"
                                                : "weighted global 64-bit atomics";
-  snprintf (out, size, "%s, %d ch -> %d x %d bins, %d x %d threads, %zu KiB shared", kind,
-            run.channels, run.out_channels, run.bins, plan.blocks, plan.threads,
+  char step[32] = "";
+  if (plan.kind == kLaneColumns)
+    snprintf (step, sizeof step, ", %d x 4 pixels a step", plan.groups);
+  snprintf (out, size, "%s, %d ch -> %d x %d bins, %d x %d threads%s, %zu KiB shared", kind,
+            run.channels, run.out_channels, run.bins, plan.blocks, plan.threads, step,
             plan.shared_bytes / 1024);
 }
 
@@ -213,8 +239,9 @@ launch_weighted (const weighted_plan &plan, const weighted_job &job, int channel
         run.coverage_bytes = job.coverage_bytes;
         run.alpha_weighted = job.alpha_weighted;
         run.derived = job.derived;
-        fast_kernel_for (run)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-            job.samples, job.coverage, job.pixels, plan.flush_every, job.out, 128u, 256u);
+        fast_kernel_for (run,
+                         plan.groups)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+            job.samples, job.coverage, job.pixels, plan.flush_every, job.out, 256u);
         break;
       }
     case kShared64:

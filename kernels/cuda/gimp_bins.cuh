@@ -33,21 +33,28 @@ luminance_bin (unsigned int r, unsigned int g, unsigned int b, int bytes_per_sam
                                         : gh_luminance_bin_u16 (r, g, b, binning, bins, shift));
 }
 
-/* The 8-bit luminance bin in 8.24 fixed point: x = r KR + g KG + b KB + 1/2, bin = x >> 24.  The
- * weights' rounding (3 x 255 x 2^-25 of a bin, 2.3e-5) plus GIMP's float rounding (255 x 2^-23
- * + 2^-17, 3.8e-5) stay inside kLumEdge = 2^-13 of a bin (1.2e-4); a pixel whose estimate is
- * nearer an edge than that takes GIMP's rule (about 1 pixel in 4000 on noise).  x < 2^32: the
- * weights sum to 1.  The exhaustive test over all 2^24 triples is the proof. */
-constexpr unsigned int kLumR = static_cast<unsigned int> (GH_LUMINANCE_RED * 16777216.0 + 0.5);
-constexpr unsigned int kLumG = static_cast<unsigned int> (GH_LUMINANCE_GREEN * 16777216.0 + 0.5);
-constexpr unsigned int kLumB = static_cast<unsigned int> (GH_LUMINANCE_BLUE * 16777216.0 + 0.5);
-constexpr unsigned int kLumEdge = 1u << 11;
+/* The 8-bit luminance bin in 8.16 fixed point: x = r KR + g KG + b KB + 1/2, bin = x >> 16.
+ * GIMP's weights are 16-bit fractions to their 8 digits (0.22248840 = 14581 / 65536 within
+ * 5e-9), so KR, KG, KB are those numerators: the weights' rounding (3 x 255 x 5e-9 of a bin,
+ * 3.8e-6) plus GIMP's float rounding (255 x 2^-23 + 2^-17, 3.8e-5) stay inside kLumEdge =
+ * 2^-13 of a bin (1.2e-4); a pixel whose estimate is nearer an edge than that takes GIMP's rule
+ * (about 1 pixel in 4000 on noise).  The weights sum to 65536, so x < 2^24.  Two bytes a weight
+ * make x two __dp4a (weighted_fast_kernel.cuh).  The exhaustive test over all 2^24 triples is
+ * the proof. */
+constexpr unsigned int kLumR = static_cast<unsigned int> (GH_LUMINANCE_RED * 65536.0 + 0.5);
+constexpr unsigned int kLumG = static_cast<unsigned int> (GH_LUMINANCE_GREEN * 65536.0 + 0.5);
+constexpr unsigned int kLumB = static_cast<unsigned int> (GH_LUMINANCE_BLUE * 65536.0 + 0.5);
+static_assert (kLumR + kLumG + kLumB == 65536, "x < 2^24: bin 255 at most");
+constexpr unsigned int kLumEdge = 1u << 3;
+constexpr unsigned int kLumHalf = (1u << 15) + kLumEdge; /* 1/2, shifted by kLumEdge */
 
-/* Out of line: the rare exact path must not take the counting loop's registers. */
-static __device__ __noinline__ unsigned int
-luminance_bin8_exact (unsigned int r, unsigned int g, unsigned int b)
+/* The products GIMP forms for 8-bit level s of channel c (0 red, 1 green, 2 blue), as
+ * gh_luminance_terms_u8 makes them: gh_luminance_bin_from_terms of three is GIMP's bin. */
+__device__ __forceinline__ double
+luminance_term_u8 (int c, unsigned int s)
 {
-  return static_cast<unsigned int> (gh_luminance_bin_u8 (r, g, b));
+  const double weight = c == 0 ? GH_LUMINANCE_RED : c == 1 ? GH_LUMINANCE_GREEN : GH_LUMINANCE_BLUE;
+  return GH_DMUL ((double) gh_gimp_float_u8 (s), weight);
 }
 
 } // namespace gh

@@ -12,10 +12,13 @@
 namespace gh
 {
 
-/* A thread counts GROUPS groups of 4 pixels a step (kGroups unless the benchmark asks for more,
- * up to kMaxGroups); its loads of a group are one 16-, 8- or 4-byte load a lane apart from the
- * next lane's (3 x 4 bytes for RGB), coalesced.  Two groups measured faster than four on every
- * input (docs/BENCHMARKS.md): fewer registers, no spills. */
+/* A thread counts GROUPS groups of 4 pixels a step (kGroups unless a test or the benchmark asks
+ * for another, up to kMaxGroups); its loads of a group are one 16-, 8- or 4-byte load a lane
+ * apart from the next lane's (3 x 4 bytes for RGB), coalesced.  A thread's groups of one step lie
+ * a grid's width of groups apart (as if one group a step, unrolled): 1024 groups apart, the
+ * tiled photo put identical pixels in one thread's two groups, and its same-address atomics cost
+ * it a quarter of its speed (docs/BENCHMARKS.md).  Four groups measured faster still, but the
+ * engine's tests prove 1 and 2 (cuda_weighted.cu), so 2 is the default. */
 constexpr int kGroups = 2;
 constexpr int kMaxGroups = 4;
 constexpr int kWeightedThreads = 1024;
@@ -25,7 +28,6 @@ constexpr int kPerStep = kWeightedThreads / 32 * kMaxGroups * 4;
 template <int C, int COV, bool ALPHA, bool DERIVED> struct weighted_traits
 {
   static constexpr int tables = C + (DERIVED ? 2 : 0);
-  static constexpr int words = tables * 256 * 32;
 };
 
 /* The 4C sample bytes and 4 COV coverage bytes of group g. */
@@ -57,84 +59,155 @@ load_group (const uint8_t *in, const uint8_t *cov, size_t g, unsigned int (&s)[C
     }
 }
 
-/* What a thread needs to add into its lane's columns.  k128 = 128 and k256 = 256 arrive as
- * kernel arguments, so that the compiler cannot turn the products below into shifts: an IMAD
- * runs on the FMA pipe, a shift on the ALU pipe, and the ALU pipe is what six tables a pixel
- * saturate (Nsight Compute: 78 % of it, 85 % of the issue slots, before this). */
+/* Where a lane's counters lie.  Tables pair up in 64 KiB: bin b of table t at byte
+ * (t / 2) * 65536 + b * 256 + (t % 2) * 128 + lane * 4, so that the part that varies,
+ * b * 256 + lane * 4, is one PRMT of the sample's byte and the lane's offset; the rest is a
+ * constant in the ATOMS.  (Columns 128 bytes apart took an extraction and an IMAD a table.)
+ * A derived run keeps GIMP's 3 x 256 luminance products after the columns, for the rare path. */
 struct lanes
 {
   char *sh;
-  unsigned int lane4; /* the lane's byte offset in a bin's column */
-  unsigned int k128, k256;
+  unsigned int lane4; /* the lane's byte offset in a bin's column, < 128 */
+  const double *terms;
+  /* 256 and 65536 from a kernel argument, so that the products below stay IMADs (FMA pipe)
+   * instead of shifts (ALU pipe, which the PRMTs and IMNMXs fill; Nsight Compute on run 17a
+   * put it at 78 %). */
+  unsigned int k256, k65536;
 };
 
-/* Adds w to table t's bin b in this lane's column: byte address ((t * 256 + b) * 32 + lane) * 4;
- * the table's part is a constant, and goes into the instruction's offset. */
-__device__ __forceinline__ void
-add_lane (const lanes &l, int t, unsigned int b, unsigned int w)
+__host__ __device__ constexpr size_t
+weighted_shared_bytes (int tables, bool derived)
 {
-  atomicAdd (reinterpret_cast<unsigned int *> (l.sh + (t << 15) + (b * l.k128 + l.lane4)), w);
+  return static_cast<size_t> ((tables + 1) / 2) * 65536 + (derived ? 3 * 256 * sizeof (double) : 0);
 }
 
-/* The luminance estimate of gimp_bins.cuh, shifted by kLumEdge: bin = y >> 24 unless y is near
- * an edge, which (y & kLumNearEdge) == 0 tells in one instruction. */
-constexpr unsigned int kLumNearEdge = 0xFFFFFFu & ~(2 * kLumEdge - 1);
+__device__ __forceinline__ constexpr unsigned int
+table_offset (int t)
+{
+  return static_cast<unsigned int> ((t >> 1) * 65536 + (t & 1) * 128);
+}
+
+/* Byte j of x as a lane address, x's byte * 256 + lane4: lane4's zero bytes fill the top. */
+__device__ __forceinline__ unsigned int
+byte_address (unsigned int x, int j, unsigned int lane4)
+{
+  return __byte_perm (x, lane4, 0x5504u | (static_cast<unsigned int> (j) << 4));
+}
+
+/* Adds w to the counter at lane address a (a byte_address, or bin * 256 + lane4) of table t. */
+__device__ __forceinline__ void
+add_lane (const lanes &l, int t, unsigned int a, unsigned int w)
+{
+  atomicAdd (reinterpret_cast<unsigned int *> (l.sh + table_offset (t) + a), w);
+}
+
+/* Sample c of pixel k of a group: byte (k C + c) % 4 of word (k C + c) / 4. */
+template <int C>
+__device__ __forceinline__ unsigned int
+sample_address (const unsigned int (&s)[C], int k, int c, unsigned int lane4)
+{
+  const int i = k * C + c;
+  return byte_address (s[(i / 4) % C], i % 4, lane4);
+}
+
+template <int C>
+__device__ __forceinline__ unsigned int
+sample_value (const unsigned int (&s)[C], int k, int c)
+{
+  const int i = k * C + c;
+  return (s[(i / 4) % C] >> (8 * (i % 4))) & 0xFFu;
+}
+
+/* Pixel k's R, G, B in bytes 0-2 of one word (byte 3 is not read): one PRMT where they
+ * straddle two words (3 channels), none for RGBA. */
+template <int C>
+__device__ __forceinline__ unsigned int
+rgb_word (const unsigned int (&s)[C], int k)
+{
+  const int i = k * C, w = (i / 4) % C, o = i % 4;
+  return o == 0 ? s[w] : __byte_perm (s[w], s[(w + 1) % C], o | (o + 1) << 4 | (o + 2) << 8);
+}
+
+/* The estimate of gimp_bins.cuh in 8.16, shifted by kLumEdge: bin = byte 2, near an edge when
+ * its bits kLumNearEdge are all zero.  A weight's two bytes go into two dot products. */
+constexpr unsigned int kLumNearEdge = 0xFFFFu & ~(2 * kLumEdge - 1);
+constexpr unsigned int kLumHigh = (kLumR >> 8) | (kLumG >> 8) << 8 | (kLumB >> 8) << 16;
+constexpr unsigned int kLumLow = (kLumR & 255) | (kLumG & 255) << 8 | (kLumB & 255) << 16;
 
 __device__ __forceinline__ unsigned int
-luminance_estimate (unsigned int r, unsigned int g, unsigned int b)
+luminance_estimate (unsigned int rgb, unsigned int k256)
 {
-  return r * kLumR + g * kLumG + b * kLumB + ((1u << 23) + kLumEdge);
+  return __dp4a (rgb, kLumLow, __dp4a (rgb, kLumHigh, kLumHalf >> 8) * k256 + (kLumHalf & 255));
 }
 
-/* Counts one pixel of 8-bit samples s and coverage m.  Returns nonzero when its luminance bin
- * was only estimated near an edge: fix_luminance then moves it if GIMP's rule disagrees. */
+/* y * 65536 keeps y's fraction on top: y is near an edge when that is below kNearKey. */
+constexpr unsigned int kNearKey = (2 * kLumEdge) << 16;
+
+/* Pixel k's weights: colour = coverage x alpha (gh_weight_product), alpha = coverage x 255.
+ * With an 8-bit plane, the coverage byte goes where alpha is in its word, and the product is
+ * one __dp4a; coverage x 255 is then an IMAD.HI of that word. */
+struct pixel_weights
+{
+  unsigned int colour, alpha;
+};
+
+template <int C, int COV, bool ALPHA>
+__device__ __forceinline__ pixel_weights
+weights_of (const unsigned int (&s)[C], const unsigned int (&m)[COV > 0 ? COV : 1], int k)
+{
+  if (COV == 1 && ALPHA)
+    {
+      const int i = k * C + C - 1, j = i % 4;
+      const unsigned int select
+          = (0x4444u & ~(0xFu << (4 * j))) | static_cast<unsigned int> (k) << (4 * j);
+      const unsigned int x = __byte_perm (m[0], 0u, select);
+      return { __dp4a (s[(i / 4) % C], x, 0u), __umulhi (x, 255u << (32 - 8 * j)) };
+    }
+  const unsigned int cover = COV == 1 ? __byte_perm (m[0], 0u, 0x4440u | k)
+                             : COV == 2
+                                 ? (m[(k / 2) % (COV > 0 ? COV : 1)] >> (16 * (k % 2))) & 0xFFFFu
+                                 : 1u;
+  return { ALPHA ? gh_weight_product (cover, sample_value<C> (s, k, C - 1)) : cover,
+           gh_weight_product (cover, 255u) };
+}
+
+/* Counts pixel k of a group.  Returns its luminance fraction key (DERIVED; below kNearKey when
+ * near an edge: fix_luminance then moves it if GIMP's rule disagrees), else ~0. */
 template <int C, int COV, bool ALPHA, bool DERIVED>
 __device__ __forceinline__ unsigned int
-count_pixel (const lanes &l, const unsigned int (&s)[4], unsigned int m)
+count_pixel (const lanes &l, const unsigned int (&s)[C], const unsigned int (&m)[COV > 0 ? COV : 1],
+             int k)
 {
-  const unsigned int cover = COV == 0 ? 1u : m;
-  const unsigned int w = ALPHA ? gh_weight_product (cover, s[C - 1]) : cover;
+  const pixel_weights w = weights_of<C, COV, ALPHA> (s, m, k);
   constexpr int colours = ALPHA ? C - 1 : C;
 #pragma unroll
   for (int c = 0; c < colours; c++)
-    add_lane (l, c, s[c], w);
+    add_lane (l, c, sample_address<C> (s, k, c, l.lane4), w.colour);
   if (ALPHA)
-    add_lane (l, C - 1, s[C - 1], gh_weight_product (cover, 255u));
+    add_lane (l, C - 1, sample_address<C> (s, k, C - 1, l.lane4), w.alpha);
   if (!DERIVED)
-    return 0;
-  add_lane (l, C, static_cast<unsigned int> (gh_value_bin_u8 (s[0], s[1], s[2])), w);
-  const unsigned int y = luminance_estimate (s[0], s[1], s[2]);
-  add_lane (l, C + 1, __umulhi (y, l.k256), w); /* y >> 24 */
-  return (y & kLumNearEdge) == 0;
+    return ~0u;
+  /* The largest of three lane addresses is that of the largest sample: Value. */
+  add_lane (l, C,
+            __vimax3_u32 (sample_address<C> (s, k, 0, l.lane4),
+                          sample_address<C> (s, k, 1, l.lane4),
+                          sample_address<C> (s, k, 2, l.lane4)),
+            w.colour);
+  const unsigned int y = luminance_estimate (rgb_word<C> (s, k), l.k256);
+  add_lane (l, C + 1, byte_address (y, 2, l.lane4), w.colour);
+  return y * l.k65536;
 }
 
-/* Pixel k of a group: its samples and coverage. */
-template <int C, int COV>
-__device__ __forceinline__ void
-group_pixel (const unsigned int (&s)[C], const unsigned int (&m)[COV > 0 ? COV : 1], int k,
-             unsigned int (&px)[4], unsigned int &cover)
-{
-#pragma unroll
-  for (int c = 0; c < 4; c++)
-    px[c] = c < C ? (s[(k * C + c) / 4 % C] >> (8 * ((k * C + c) % 4))) & 0xFFu : 0u;
-  cover = COV == 1   ? (m[0] >> (8 * k)) & 0xFFu
-          : COV == 2 ? (m[(k / 2) % (COV > 0 ? COV : 1)] >> (16 * (k % 2))) & 0xFFFFu
-                     : 1u;
-}
-
+/* Nonzero when a pixel of the group was estimated near a luminance edge: one compare a group. */
 template <int C, int COV, bool ALPHA, bool DERIVED>
 __device__ __forceinline__ unsigned int
 count_group (const lanes &l, const unsigned int (&s)[C], const unsigned int (&m)[COV > 0 ? COV : 1])
 {
-  unsigned int near_edge = 0;
+  unsigned int e[4];
 #pragma unroll
   for (int k = 0; k < 4; k++)
-    {
-      unsigned int px[4], cover;
-      group_pixel<C, COV> (s, m, k, px, cover);
-      near_edge |= count_pixel<C, COV, ALPHA, DERIVED> (l, px, cover);
-    }
-  return near_edge;
+    e[k] = count_pixel<C, COV, ALPHA, DERIVED> (l, s, m, k);
+  return __vimin3_u32 (e[0], e[1], min (e[2], e[3])) < kNearKey;
 }
 
 /* A group's words, by value: what the out-of-line paths take (a reference would put the
@@ -145,8 +218,9 @@ template <int C, int COV> struct group_words
 };
 
 /* The rare path (a pixel in about 4000 on noise): every pixel of the group whose luminance was
- * estimated near an edge takes GIMP's rule, and moves its weight if the bin differs.  The
- * counter it leaves got that weight from this thread earlier, so it cannot wrap. */
+ * estimated near an edge takes GIMP's rule, from GIMP's products in shared memory (a few adds;
+ * the division in double a sample was most of this path), and moves its weight if the bin
+ * differs.  The counter it leaves got that weight from this thread earlier, so it cannot wrap. */
 template <int C, int COV, bool ALPHA>
 __device__ __noinline__ void
 fix_luminance (lanes l, group_words<C, COV> g)
@@ -154,18 +228,18 @@ fix_luminance (lanes l, group_words<C, COV> g)
 #pragma unroll
   for (int k = 0; k < 4; k++)
     {
-      unsigned int px[4], cover;
-      group_pixel<C, COV> (g.s, g.m, k, px, cover);
-      const unsigned int y = luminance_estimate (px[0], px[1], px[2]);
+      const unsigned int y = luminance_estimate (rgb_word<C> (g.s, k), l.k256);
       if ((y & kLumNearEdge) != 0)
         continue;
-      const unsigned int exact = luminance_bin8_exact (px[0], px[1], px[2]);
-      if (exact == y >> 24)
+      const unsigned int exact = static_cast<unsigned int> (gh_luminance_bin_from_terms (
+          l.terms[sample_value<C> (g.s, k, 0)], l.terms[256 + sample_value<C> (g.s, k, 1)],
+          l.terms[512 + sample_value<C> (g.s, k, 2)], 256));
+      const unsigned int estimate = y >> 16;
+      if (exact == estimate)
         continue;
-      const unsigned int c = COV == 0 ? 1u : cover;
-      const unsigned int w = ALPHA ? gh_weight_product (c, px[C - 1]) : c;
-      add_lane (l, C + 1, y >> 24, 0u - w);
-      add_lane (l, C + 1, exact, w);
+      const unsigned int w = weights_of<C, COV, ALPHA> (g.s, g.m, k).colour;
+      add_lane (l, C + 1, estimate * 256 + l.lane4, 0u - w);
+      add_lane (l, C + 1, exact * 256 + l.lane4, w);
     }
 }
 
@@ -189,35 +263,31 @@ template <int C, int COV, bool ALPHA, bool DERIVED>
 __device__ __noinline__ void
 tail_group (lanes l, group_words<C, COV> g, int n)
 {
-  const auto &s = g.s;
-  const auto &m = g.m;
   unsigned int near_edge = 0;
 #pragma unroll
   for (int k = 0; k < 4; k++)
     if (k < n)
-      {
-        unsigned int px[4], cover;
-        group_pixel<C, COV> (s, m, k, px, cover);
-        near_edge |= count_pixel<C, COV, ALPHA, DERIVED> (l, px, cover);
-      }
+      near_edge |= count_pixel<C, COV, ALPHA, DERIVED> (l, g.s, g.m, k) < kNearKey;
   if (DERIVED && near_edge)
     fix_luminance<C, COV, ALPHA> (l, g);
 }
 
 /* Adds every column into the strip's 64-bit table and clears it.  The sum of 32 lanes is taken
- * in 64 bits: each lane's counter may be near 2^32. */
+ * in 64 bits: each lane's counter may be near 2^32.  Lanes are read in a rotated order so that
+ * the threads of a warp, on consecutive columns, read 32 banks. */
 template <int TABLES>
 __device__ __forceinline__ void
 flush_columns (unsigned int *sh, unsigned long long *out)
 {
   for (int bin = threadIdx.x; bin < TABLES * 256; bin += kWeightedThreads)
     {
+      unsigned int *column = sh + table_offset (bin >> 8) / 4 + (bin & 255) * 64;
       unsigned long long sum = 0;
       for (int l = 0; l < 32; l++)
         {
-          const int index = (bin << 5) | ((l + bin) & 31);
-          sum += sh[index];
-          sh[index] = 0;
+          const int index = (l + bin) & 31;
+          sum += column[index];
+          column[index] = 0;
         }
       if (sum)
         atomicAdd (&out[bin], sum);
@@ -229,28 +299,34 @@ __global__ void
 __launch_bounds__ (kWeightedThreads)
     weighted_fast_kernel (const uint8_t *__restrict__ in, const uint8_t *__restrict__ cov,
                           size_t pixels, int flush_every, unsigned long long *out,
-                          unsigned int k128, unsigned int k256)
+                          unsigned int k256)
 {
   static_assert (GROUPS <= kMaxGroups, "kPerStep bounds the flushes");
   using traits = weighted_traits<C, COV, ALPHA, DERIVED>;
   extern __shared__ unsigned int sh[];
-  const lanes l = { reinterpret_cast<char *> (sh), (threadIdx.x & 31u) << 2, k128, k256 };
-  for (int i = threadIdx.x; i < traits::words; i += kWeightedThreads)
+  constexpr size_t columns = weighted_shared_bytes (traits::tables, false);
+  double *terms = reinterpret_cast<double *> (reinterpret_cast<char *> (sh) + columns);
+  const lanes l
+      = { reinterpret_cast<char *> (sh), (threadIdx.x & 31u) << 2, terms, k256, k256 * k256 };
+  for (int i = threadIdx.x; i < static_cast<int> (columns / 4); i += kWeightedThreads)
     sh[i] = 0;
+  if (DERIVED)
+    for (int i = threadIdx.x; i < 3 * 256; i += kWeightedThreads)
+      terms[i] = luminance_term_u8 (i >> 8, i & 255u);
   __syncthreads ();
 
   /* Every thread takes the same number of steps, so the flush barrier is uniform; the next
    * step's loads are issued before this step is counted. */
   constexpr int M = COV > 0 ? COV : 1;
   const size_t groups = pixels / 4;
-  const size_t per_step = static_cast<size_t> (kWeightedThreads) * GROUPS;
-  const size_t grid_step = gridDim.x * per_step;
+  const size_t spread = static_cast<size_t> (gridDim.x) * kWeightedThreads;
+  const size_t grid_step = spread * GROUPS;
   unsigned int s[GROUPS][C], m[GROUPS][M];
   auto load = [&] (size_t step_base, unsigned int (&ls)[GROUPS][C], unsigned int (&lm)[GROUPS][M]) {
 #pragma unroll
     for (int k = 0; k < GROUPS; k++)
       {
-        const size_t g = step_base + k * kWeightedThreads + threadIdx.x;
+        const size_t g = step_base + k * spread + threadIdx.x;
         if (g < groups)
           load_group<C, COV> (in, cov, g, ls[k], lm[k]);
         else
@@ -264,17 +340,20 @@ __launch_bounds__ (kWeightedThreads)
           }
       }
   };
-  size_t at = blockIdx.x * per_step;
+  size_t at = blockIdx.x * kWeightedThreads;
   load (at, s, m);
   int since_flush = 0;
   for (; at < groups; at += grid_step)
     {
       unsigned int ns[GROUPS][C], nm[GROUPS][M];
       load (at + grid_step, ns, nm);
+      /* With a plane, a group past the end (zero coverage: zero weights, never near an edge)
+       * is counted, not branched around (the SASS redid the lane setup under the branch; run 17d
+       * measured this only together with the groups' spacing: docs/BENCHMARKS.md). */
       unsigned int near_edge[GROUPS];
 #pragma unroll
       for (int k = 0; k < GROUPS; k++)
-        near_edge[k] = at + k * kWeightedThreads + threadIdx.x < groups
+        near_edge[k] = COV > 0 || at + k * spread + threadIdx.x < groups
                            ? count_group<C, COV, ALPHA, DERIVED> (l, s[k], m[k])
                            : 0u;
       if (DERIVED)
