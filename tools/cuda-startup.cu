@@ -1,5 +1,6 @@
 // Where a new process's CUDA start-up goes, step by step, in the order the engine takes them
-// (kernels/cuda/cuda_backend.cu: cuda_open, then allocate_run for the plug-in's 2 x 8 MiB strips).
+// (kernels/cuda/cuda_backend.cu: cuda_open; kernels/cuda/cuda_memory.cu: allocate_run, for the
+// plug-in's 2 x 8 MiB strips).
 // One process is one cold start: tools/device-gimp-bench runs it many times.
 //
 //   nvcc -O2 -arch=sm_90 -o cuda-startup tools/cuda-startup.cu && ./cuda-startup

@@ -5,11 +5,12 @@
  * of 8192² and 16384² (uniform noise, a photo tiled, one flat colour).  Every kernel's counts are
  * compared with the reference count before it is timed.  Each input is copied as often as it
  * takes to fill four times the L2 cache, and the repetitions rotate through the copies, so that
- * no repetition finds its input in L2. */
-#include "benchmark.h"
+ * no repetition finds its input in L2.  Here: the harness (inputs, verifying, timing) and the
+ * 8-bit tables; the weighted section is in benchmark_weighted.cu, the 16-bit band in
+ * benchmark_wide.cu. */
+#include "benchmark_harness.h"
 #include "benchmark_weighted.h"
 #include "cuda_launch.h"
-#include "cuda_wide.h"
 
 #include <cub/device/device_histogram.cuh>
 #include <cuda_runtime.h>
@@ -41,81 +42,32 @@ const char kEnglish[]
       "once. Ordinary text puts nearly a fifth of its characters on the space, and a few letters "
       "such as e, t, a and o are common, while most byte values never appear at all. ";
 
-struct timing
+/* The input's own figures: the busiest bin's share and the bins used, worst channel. */
+void
+input_figures (const gh_bench::input &in, double *busiest, int *used)
 {
-  double median = 0, min = 0, max = 0;
-  bool ran = false;
-};
+  *busiest = 0;
+  *used = 0;
+  for (int ch = 0; ch < in.channels; ch++)
+    {
+      unsigned long long total = 0, top = 0;
+      int nonzero = 0;
+      for (int b = 0; b < GH_BINS; b++)
+        {
+          const unsigned long long v = in.reference[ch * GH_BINS + b];
+          total += v;
+          top = std::max (top, v);
+          nonzero += v > 0;
+        }
+      *busiest = std::max (*busiest, total ? static_cast<double> (top) / total : 0.0);
+      *used = std::max (*used, nonzero);
+    }
+}
 
-struct input
+} // namespace
+
+namespace gh_bench
 {
-  std::string name;
-  int channels;
-  size_t bytes;
-  bool seed;
-  std::vector<unsigned long long> reference; /* channels * bins */
-  int bins = GH_BINS;
-  int bytes_per_sample = 1;
-};
-
-/* One kernel of a table: its name, whether it counts (and so is verified), how to launch it
- * over an input into a table, and its time. */
-struct kernel_row
-{
-  std::string name;
-  bool counts;
-  std::function<void (const uint8_t *, unsigned int *)> launch;
-  timing t = {};
-};
-
-class bench
-{
-public:
-  bench (FILE *out, const gh_bench_options &options, gh_error *error)
-      : out_ (out), options_ (options), error (error)
-  {
-  }
-  gh_status run ();
-
-private:
-  gh_status open_device ();
-  gh_status make_input (input &in, const std::function<void (uint8_t *)> &fill_host,
-                        bool noise_on_device);
-  gh_status run_input (input &in);
-  gh_status run_wide_input (input &in);
-  gh_status run_wide ();
-  gh_status verify (const input &in, const char *kernel,
-                    const std::function<void (const uint8_t *, unsigned int *)> &launch);
-  gh_status time (const std::function<void (const uint8_t *)> &launch, int repetitions,
-                  timing *result);
-  gh_status measure_uploads ();
-  gh_status verify_then_time (const input &in, std::vector<kernel_row> &rows, bool slow_global);
-  /* Adds CUB's row, given how to call it; sizes its temporary storage first. */
-  using cub_fn = std::function<cudaError_t (void *, size_t &, const uint8_t *, unsigned int *)>;
-  gh_status add_cub_row (std::vector<kernel_row> &rows, const cub_fn &call);
-
-  FILE *out_;
-  gh_bench_options options_;
-  gh_error *error;
-  cudaDeviceProp device_{};
-  cudaStream_t stream_ = nullptr;
-  std::vector<uint8_t *> copies_;
-  uint8_t *host_ = nullptr;
-  size_t host_bytes_ = 0;
-  unsigned int *bins_ = nullptr;
-  size_t table_bytes_ = GH_MAX_CHANNELS * GH_BINS * sizeof (unsigned int); /* cleared a run */
-  unsigned int *sink_ = nullptr;
-  void *cub_temp_ = nullptr;
-  size_t cub_temp_bytes_ = 0;
-  struct summary_row
-  {
-    std::string name;
-    double busiest;
-    int used;
-    timing global, privatized, fastest, read16, read1, cub;
-  };
-  std::vector<summary_row> summary_;
-};
 
 gh_status
 bench::open_device ()
@@ -301,8 +253,10 @@ bench::verify_then_time (const input &in, std::vector<kernel_row> &rows, bool sl
   return GH_OK;
 }
 
-gh_status
-bench::run_input (input &in)
+/* The seed's kernels as it launched them, the read-only ceilings, and FASTEST in each layout
+ * the device can plan. */
+void
+bench::add_input_rows (const input &in, std::vector<kernel_row> &rows)
 {
   const int c = in.channels;
   const size_t n = in.bytes;
@@ -310,8 +264,6 @@ bench::run_input (input &in)
   const int blocks = in.seed ? kSeedBlocks : grid256;
   const int threads = in.seed ? kSeedThreads : 256;
   cudaStream_t s = stream_;
-
-  std::vector<kernel_row> rows;
   unsigned int *sink = sink_;
   rows.push_back (
       { "read-only, 16-byte loads (ceiling)", false, [=] (const uint8_t *p, unsigned int *) {
@@ -343,9 +295,16 @@ bench::run_input (input &in)
                          gh::launch_fastest (c, plan, p, n, b, s);
                        } });
     }
+}
 
-  /* CUB's DeviceHistogram as the peer: the same 256 even bins per channel, counted into the same
-   * table layout (channel c at c * 256). */
+/* CUB's DeviceHistogram as the peer: the same 256 even bins per channel, counted into the same
+ * table layout (channel c at c * 256), for 1, 3 and 4 channels. */
+gh_status
+bench::add_input_cub_row (const input &in, std::vector<kernel_row> &rows)
+{
+  const int c = in.channels;
+  const size_t n = in.bytes;
+  cudaStream_t s = stream_;
   const int pixels = static_cast<int> (n / c);
   auto cub_call = [=] (void *temp, size_t &temp_bytes, const uint8_t *p, unsigned int *b) {
     int *h = reinterpret_cast<int *> (b);
@@ -365,35 +324,16 @@ bench::run_input (input &in)
                                                 static_cast<int> (n), s);
   };
   if (c == 1 || c == 3 || c == 4)
-    {
-      gh_status status = add_cub_row (rows, cub_call);
-      if (status != GH_OK)
-        return status;
-    }
+    return add_cub_row (rows, cub_call);
+  return GH_OK;
+}
 
-  /* Global atomics on one byte value is slow by design: fewer repetitions keep it short. */
-  gh_status status = verify_then_time (in, rows, n > (size_t) 1 << 28);
-  if (status != GH_OK)
-    return status;
-
-  /* The input's own figures: the busiest bin's share and the bins used, worst channel. */
-  double busiest = 0;
-  int used = 0;
-  for (int ch = 0; ch < c; ch++)
-    {
-      unsigned long long total = 0, top = 0;
-      int nonzero = 0;
-      for (int b = 0; b < GH_BINS; b++)
-        {
-          const unsigned long long v = in.reference[ch * GH_BINS + b];
-          total += v;
-          top = std::max (top, v);
-          nonzero += v > 0;
-        }
-      busiest = std::max (busiest, total ? static_cast<double> (top) / total : 0.0);
-      used = std::max (used, nonzero);
-    }
-
+void
+bench::print_input_table (const input &in, const std::vector<kernel_row> &rows, double busiest,
+                          int used)
+{
+  const int c = in.channels;
+  const size_t n = in.bytes;
   const timing &ceiling = rows[0].t, &global = rows[2].t;
   const timing *cub = rows.back ().name.rfind ("CUB", 0) == 0 ? &rows.back ().t : nullptr;
   fprintf (out_,
@@ -412,10 +352,30 @@ bench::run_input (input &in)
     }
   fputc ('\n', out_);
   fflush (out_);
+}
 
-  summary_row summary{ in.name, busiest,   used,
-                       global,  rows[3].t, rows[4].t,
-                       ceiling, rows[1].t, cub ? *cub : timing{} };
+gh_status
+bench::run_input (input &in)
+{
+  std::vector<kernel_row> rows;
+  add_input_rows (in, rows);
+  gh_status status = add_input_cub_row (in, rows);
+  if (status != GH_OK)
+    return status;
+
+  /* Global atomics on one byte value is slow by design: fewer repetitions keep it short. */
+  status = verify_then_time (in, rows, in.bytes > (size_t) 1 << 28);
+  if (status != GH_OK)
+    return status;
+
+  double busiest;
+  int used;
+  input_figures (in, &busiest, &used);
+  print_input_table (in, rows, busiest, used);
+  const timing *cub = rows.back ().name.rfind ("CUB", 0) == 0 ? &rows.back ().t : nullptr;
+  summary_row summary{ in.name,   busiest,   used,
+                       rows[2].t, rows[3].t, rows[4].t,
+                       rows[0].t, rows[1].t, cub ? *cub : timing{} };
   summary_.push_back (summary);
   return GH_OK;
 }
@@ -460,237 +420,125 @@ bench::measure_uploads ()
   return GH_OK;
 }
 
-/* The third band: 16-bit samples in 4096 and 65536 bins, each strategy, against CUB with the
- * same bins. */
+/* The seed's table: its three inputs of one channel, as it counted them. */
 gh_status
-bench::run_wide_input (input &in)
+bench::run_seed_table ()
 {
-  const int c = in.channels, bins = in.bins;
-  const size_t n = in.bytes / 2;
-  int shift = 0;
-  while ((65536 >> shift) > bins)
-    shift++;
-  const int grid256 = gh::full_grid (device_, 256);
-  cudaStream_t s = stream_;
-  table_bytes_ = static_cast<size_t> (c) * bins * sizeof (unsigned int);
-
-  std::vector<kernel_row> rows;
-  unsigned int *sink = sink_;
-  const size_t bytes = in.bytes;
-  rows.push_back (
-      { "read-only, 16-byte loads (ceiling)", false, [=] (const uint8_t *p, unsigned int *) {
-         gh::launch_read_only (p, bytes, sink, grid256, 256, s);
-       } });
-  const size_t pixels = n / c;
-  rows.push_back (
-      { "global atomics", true, [=] (const uint8_t *p, unsigned int *b) {
-         const gh::wide_strip strip = { reinterpret_cast<const uint16_t *> (p), pixels, c, 0 };
-         gh::launch_wide_global_atomics (strip, shift, bins, b, grid256, 256, s);
-       } });
-
-  /* SLICED counts planar strips, which the engine de-interleaves on the device after uploading
-   * each strip: each input copy gets a planar twin, made by the same kernel. */
-  const size_t stride = gh::planar_stride (pixels);
-  const size_t planar_bytes = static_cast<size_t> (c) * stride * 2;
-  std::vector<uint8_t *> planar_copies;
-  auto free_planar = [&] {
-    for (uint8_t *copy : planar_copies)
-      cudaFree (copy);
+  struct seed_input
+  {
+    const char *name;
+    std::function<void (uint8_t *)> fill;
+    bool noise;
+  } seed_inputs[] = {
+    { "seed table: uniform bytes", [] (uint8_t *) {}, true },
+    { "seed table: english text",
+      [] (uint8_t *p) {
+        const size_t length = sizeof kEnglish - 1;
+        for (size_t i = 0; i < kSeedBytes; i += length)
+          memcpy (p + i, kEnglish, std::min (length, kSeedBytes - i));
+      },
+      false },
+    { "seed table: all one byte", [] (uint8_t *p) { memset (p, 'A', kSeedBytes); }, false },
   };
-  for (size_t k = 0; k < copies_.size (); k++)
+  fprintf (out_, "### The seed's table: 67,109,475 bytes, one channel, 1024 blocks of 256 "
+                 "threads for its two kernels\n\n");
+  for (seed_input &s : seed_inputs)
     {
-      uint8_t *copy = nullptr;
-      cudaError_t code = cudaMalloc (&copy, planar_bytes + 16);
-      if (code == cudaSuccess)
-        {
-          planar_copies.push_back (copy);
-          gh::launch_deinterleave16 (device_, reinterpret_cast<const uint16_t *> (copies_[k]),
-                                     pixels, c, stride, reinterpret_cast<uint16_t *> (copy), s);
-          code = cudaStreamSynchronize (s);
-        }
-      if (code != cudaSuccess)
-        {
-          free_planar ();
-          BENCH_CHECK (code, "making a planar copy of the input");
-        }
-    }
-  const std::vector<uint8_t *> copies = copies_;
-
-  std::vector<unsigned int *> scratches;
-  const gh_strategy strategies[] = { GH_STRATEGY_AUTO, GH_STRATEGY_SHARED, GH_STRATEGY_NARROW,
-                                     GH_STRATEGY_SLICED, GH_STRATEGY_GLOBAL_COPIES };
-  for (gh_strategy strategy : strategies)
-    {
-      gh::wide_plan plan;
-      gh_error refused;
-      if (gh::plan_wide (device_, c, bins, strategy, &plan, &refused) != GH_OK)
-        {
-          fprintf (out_, "- %s: not run: %s\n", gh_strategy_name (strategy), refused.message);
-          continue;
-        }
-      unsigned int *scratch = nullptr;
-      const size_t scratch_bytes = gh::wide_scratch_bytes (plan, c, bins);
-      if (scratch_bytes)
-        {
-          BENCH_CHECK (cudaMalloc (&scratch, scratch_bytes), "allocating copies");
-          BENCH_CHECK (cudaMemset (scratch, 0, scratch_bytes), "clearing copies");
-          scratches.push_back (scratch);
-        }
-      char description[128];
-      gh::describe_wide_plan (plan, c, bins, description, sizeof description);
-      rows.push_back (
-          { std::string (strategy == GH_STRATEGY_AUTO ? "chosen: " : "forced: ") + description,
-            true, [=] (const uint8_t *p, unsigned int *b) {
-              const uint8_t *source = p;
-              if (plan.planar)
-                source = planar_copies[std::find (copies.begin (), copies.end (), p)
-                                       - copies.begin ()];
-              const gh::wide_strip strip = { reinterpret_cast<const uint16_t *> (source), pixels, c,
-                                             plan.planar ? stride : 0 };
-              gh::launch_wide_fastest (plan, strip, shift, bins, b, scratch, s);
-            } });
-    }
-  if (c == 4)
-    {
-      auto cub_call = [=] (void *temp, size_t &temp_bytes, const uint8_t *p, unsigned int *b) {
-        int *h = reinterpret_cast<int *> (b);
-        return cub::DeviceHistogram::MultiHistogramEven<4, 4> (
-            temp, temp_bytes, reinterpret_cast<const uint16_t *> (p),
-            ::cuda::std::array<int *, 4>{ h, h + bins, h + 2 * bins, h + 3 * bins },
-            ::cuda::std::array<int, 4>{ bins + 1, bins + 1, bins + 1, bins + 1 },
-            ::cuda::std::array<int, 4>{ 0, 0, 0, 0 },
-            ::cuda::std::array<int, 4>{ 65536, 65536, 65536, 65536 }, static_cast<int> (pixels), s);
-      };
-      gh_status status = add_cub_row (rows, cub_call);
+      input in{ s.name, 1, kSeedBytes, true, {} };
+      gh_status status = make_input (in, s.fill, s.noise);
+      if (status == GH_OK)
+        status = run_input (in);
       if (status != GH_OK)
-        {
-          free_planar ();
-          return status;
-        }
+        return status;
     }
-
-  gh_status status = verify_then_time (in, rows, true);
-  /* The whole run as the engine does it for SLICED: the pinned upload, the de-interleave and the
-   * kernel, beside the upload alone. */
-  timing whole, upload_only, deinterleave;
-  gh::wide_plan sliced;
-  gh_error refused;
-  const bool have_sliced
-      = gh::plan_wide (device_, c, bins, GH_STRATEGY_SLICED, &sliced, &refused) == GH_OK;
-  uint8_t *target = copies_[0], *planes = planar_copies.empty () ? nullptr : planar_copies[0];
-  const uint8_t *host = host_;
-  if (status == GH_OK && have_sliced && planes)
-    {
-      const gh::wide_strip strip
-          = { reinterpret_cast<const uint16_t *> (planes), pixels, c, stride };
-      status = time (
-          [&] (const uint8_t *) {
-            cudaMemcpyAsync (target, host, bytes, cudaMemcpyHostToDevice, s);
-            gh::launch_deinterleave16 (device_, reinterpret_cast<const uint16_t *> (target), pixels,
-                                       c, stride, reinterpret_cast<uint16_t *> (planes), s);
-            gh::launch_wide_fastest (sliced, strip, shift, bins, bins_, nullptr, s);
-          },
-          5, &whole);
-      if (status == GH_OK)
-        status = time (
-            [&] (const uint8_t *) {
-              cudaMemcpyAsync (target, host, bytes, cudaMemcpyHostToDevice, s);
-            },
-            5, &upload_only);
-      if (status == GH_OK)
-        status = time (
-            [&] (const uint8_t *) {
-              gh::launch_deinterleave16 (device_, reinterpret_cast<const uint16_t *> (target),
-                                         pixels, c, stride, reinterpret_cast<uint16_t *> (planes),
-                                         s);
-            },
-            options_.repetitions, &deinterleave);
-    }
-  for (unsigned int *scratch : scratches)
-    cudaFree (scratch);
-  free_planar ();
-  table_bytes_ = GH_MAX_CHANNELS * GH_BINS * sizeof (unsigned int);
-  if (status != GH_OK)
-    return status;
-
-  const timing &ceiling = rows[0].t;
-  fprintf (out_, "\n#### %s: %.0f MiB of 16-bit RGBA, %d bins a channel\n\n", in.name.c_str (),
-           in.bytes / 1048576.0, bins);
-  if (whole.ran)
-    fprintf (out_,
-             "The sliced strategy counts planar strips: the engine uploads each strip as it is "
-             "and de-interleaves it on the device (%.4f ms, %.0f GB/s read and written).  Whole "
-             "run, pinned upload + de-interleave + sliced kernel: %.3f ms (%.3f-%.3f); the "
-             "pinned upload alone: %.3f ms; whole / upload = %.3f.\n\n",
-             deinterleave.median, 2 * in.bytes / (deinterleave.median * 1e6), whole.median,
-             whole.min, whole.max, upload_only.median, whole.median / upload_only.median);
-  fprintf (out_, "| kernel | ms (median) | min-max | GB/s | x read-only time |\n"
-                 "|---|---:|---:|---:|---:|\n");
-  for (const kernel_row &row : rows)
-    fprintf (out_, "| %s | %.4f | %.4f-%.4f | %.0f | %.2f |\n", row.name.c_str (), row.t.median,
-             row.t.min, row.t.max, in.bytes / (row.t.median * 1e6), row.t.median / ceiling.median);
-  fputc ('\n', out_);
-  fflush (out_);
   return GH_OK;
 }
 
+/* RGBA side x side: noise, the photo tiled (when there is one), one flat colour. */
 gh_status
-bench::run_wide ()
+bench::run_images (int side)
 {
-  fprintf (out_, "### 16-bit RGBA 8192 x 8192 (512 MiB): more bins than shared memory holds\n\n");
-  const int side = 8192;
-  const size_t bytes = (size_t) side * side * 4 * 2;
+  fprintf (out_, "### RGBA %d x %d (%.0f MiB)\n\n", side, side, 4.0 * side * side / 1048576.0);
+  const size_t bytes = (size_t) side * side * 4;
   const gh_bench_image *photo = options_.photo;
-  struct wide_input
+  struct image_input
   {
     std::string name;
     std::function<void (uint8_t *)> fill;
     bool noise;
-  } inputs[] = {
+  } images[] = {
     { "uniform noise", [] (uint8_t *) {}, true },
-    { "photo-like",
+    { "photo, tiled",
       [=] (uint8_t *p) {
-        /* The photo's 8-bit levels spread over 16 bits, with noise in the low byte, as a
-         * 16-bit photo's smooth gradients would have. */
-        uint16_t *q = reinterpret_cast<uint16_t *> (p);
-        for (size_t y = 0; y < (size_t) side; y++)
-          for (size_t x = 0; x < (size_t) side; x++)
-            for (int ch = 0; ch < 4; ch++)
-              {
-                const size_t i = (y * side + x) * 4 + ch;
-                unsigned v = 128;
-                if (photo)
-                  {
-                    const uint8_t *pixel = photo->pixels
-                                           + ((y % photo->height) * photo->width + x % photo->width)
-                                                 * photo->channels;
-                    v = ch < photo->channels ? pixel[ch] : 255;
-                  }
-                q[i] = static_cast<uint16_t> (v * 256 + (gh_pattern_word (i) & 0xFF));
-              }
+        /* Tile the photo, as RGBA (opaque where it has no alpha). */
+        for (int y = 0; y < side; y++)
+          for (int x = 0; x < side; x++)
+            {
+              const uint8_t *q = photo->pixels
+                                 + ((size_t) (y % photo->height) * photo->width + x % photo->width)
+                                       * photo->channels;
+              uint8_t *o = p + ((size_t) y * side + x) * 4;
+              const bool gray = photo->channels < 3;
+              o[0] = q[0];
+              o[1] = gray ? q[0] : q[1];
+              o[2] = gray ? q[0] : q[2];
+              o[3] = photo->channels == 4 ? q[3] : photo->channels == 2 ? q[1] : 255;
+            }
       },
       false },
     { "flat colour",
       [=] (uint8_t *p) {
-        const uint16_t colour[4] = { 51234, 30000, 10000, 65535 };
-        for (size_t i = 0; i < bytes; i += 8)
-          memcpy (p + i, colour, 8);
+        const uint8_t colour[4] = { 200, 120, 40, 255 };
+        for (size_t i = 0; i < bytes; i += 4)
+          memcpy (p + i, colour, 4);
       },
       false },
   };
-  for (int bins : { 4096, 65536 })
-    for (wide_input &w : inputs)
-      {
-        input in{ w.name + " 8192², " + std::to_string (bins) + " bins", 4, bytes, false, {} };
-        in.bins = bins;
-        in.bytes_per_sample = 2;
-        gh_status status = make_input (in, w.fill, w.noise);
-        if (status == GH_OK)
-          status = run_wide_input (in);
-        if (status != GH_OK)
-          return status;
-      }
+  for (image_input &image : images)
+    {
+      if (!photo && image.name.rfind ("photo", 0) == 0)
+        continue;
+      input in{ image.name + " " + std::to_string (side) + "²", 4, bytes, false, {} };
+      gh_status status = make_input (in, image.fill, image.noise);
+      if (status == GH_OK)
+        status = run_input (in);
+      if (status != GH_OK)
+        return status;
+    }
   return GH_OK;
+}
+
+void
+bench::print_summary ()
+{
+  fprintf (out_, "### Summary, as the seed's table (ms, median)\n\n"
+                 "| input | busiest bin | bins used | global atomics | one copy per block "
+                 "(seed's) | fastest | CUB | read-only 16 B | read-only 1 B | seed's speedup "
+                 "| fastest's speedup | fastest, %% of read-only |\n"
+                 "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const summary_row &r : summary_)
+    fprintf (out_,
+             "| %s | %.2f %% | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f | %.1f | "
+             "%.1f |\n",
+             r.name.c_str (), 100 * r.busiest, r.used, r.global.median, r.privatized.median,
+             r.fastest.median, r.cub.median, r.read16.median, r.read1.median,
+             r.global.median / r.privatized.median, r.global.median / r.fastest.median,
+             100 * r.read16.median / r.fastest.median);
+  fputc ('\n', out_);
+}
+
+void
+bench::release ()
+{
+  for (uint8_t *copy : copies_)
+    cudaFree (copy);
+  if (host_)
+    cudaFreeHost (host_);
+  cudaFree (bins_);
+  cudaFree (sink_);
+  cudaFree (cub_temp_);
+  if (stream_)
+    cudaStreamDestroy (stream_);
 }
 
 gh_status
@@ -709,128 +557,23 @@ bench::run ()
       cudaStreamDestroy (stream_);
       return status;
     }
-  const std::function<void (uint8_t *)> nothing = [] (uint8_t *) {};
-  struct seed_input
-  {
-    const char *name;
-    std::function<void (uint8_t *)> fill;
-    bool noise;
-  } seed_inputs[] = {
-    { "seed table: uniform bytes", nothing, true },
-    { "seed table: english text",
-      [] (uint8_t *p) {
-        const size_t length = sizeof kEnglish - 1;
-        for (size_t i = 0; i < kSeedBytes; i += length)
-          memcpy (p + i, kEnglish, std::min (length, kSeedBytes - i));
-      },
-      false },
-    { "seed table: all one byte", [] (uint8_t *p) { memset (p, 'A', kSeedBytes); }, false },
-  };
   if (status == GH_OK)
-    fprintf (out_, "### The seed's table: 67,109,475 bytes, one channel, 1024 blocks of 256 "
-                   "threads for its two kernels\n\n");
-  for (seed_input &s : seed_inputs)
-    {
-      if (status != GH_OK)
-        break;
-      input in{ s.name, 1, kSeedBytes, true, {} };
-      status = make_input (in, s.fill, s.noise);
-      if (status == GH_OK)
-        status = run_input (in);
-    }
-
-  const int sides[] = { 8192, 16384 };
-  for (int side : sides)
-    {
-      if (status != GH_OK || (options_.quick && side > 8192))
-        break;
-      fprintf (out_, "### RGBA %d x %d (%.0f MiB)\n\n", side, side, 4.0 * side * side / 1048576.0);
-      const size_t bytes = (size_t) side * side * 4;
-      const gh_bench_image *photo = options_.photo;
-      struct image_input
-      {
-        std::string name;
-        std::function<void (uint8_t *)> fill;
-        bool noise;
-      } images[] = {
-        { "uniform noise", nothing, true },
-        { "photo, tiled",
-          [=] (uint8_t *p) {
-            /* Tile the photo, as RGBA (opaque where it has no alpha). */
-            for (int y = 0; y < side; y++)
-              for (int x = 0; x < side; x++)
-                {
-                  const uint8_t *q
-                      = photo->pixels
-                        + ((size_t) (y % photo->height) * photo->width + x % photo->width)
-                              * photo->channels;
-                  uint8_t *o = p + ((size_t) y * side + x) * 4;
-                  const bool gray = photo->channels < 3;
-                  o[0] = q[0];
-                  o[1] = gray ? q[0] : q[1];
-                  o[2] = gray ? q[0] : q[2];
-                  o[3] = photo->channels == 4 ? q[3] : photo->channels == 2 ? q[1] : 255;
-                }
-          },
-          false },
-        { "flat colour",
-          [=] (uint8_t *p) {
-            const uint8_t colour[4] = { 200, 120, 40, 255 };
-            for (size_t i = 0; i < bytes; i += 4)
-              memcpy (p + i, colour, 4);
-          },
-          false },
-      };
-      for (image_input &image : images)
-        {
-          if (status != GH_OK)
-            break;
-          if (!photo && image.name.rfind ("photo", 0) == 0)
-            continue;
-          input in{ image.name + " " + std::to_string (side) + "²", 4, bytes, false, {} };
-          status = make_input (in, image.fill, image.noise);
-          if (status == GH_OK)
-            status = run_input (in);
-        }
-    }
-
+    status = run_seed_table ();
+  for (int side : { 8192, 16384 })
+    if (status == GH_OK && !(options_.quick && side > 8192))
+      status = run_images (side);
   if (status == GH_OK)
     status
         = gh::bench_weighted (out_, device_, stream_, options_.photo, options_.repetitions, error);
   if (status == GH_OK && !options_.quick)
     status = run_wide ();
-
   if (status == GH_OK)
-    {
-      fprintf (out_, "### Summary, as the seed's table (ms, median)\n\n"
-                     "| input | busiest bin | bins used | global atomics | one copy per block "
-                     "(seed's) | fastest | CUB | read-only 16 B | read-only 1 B | seed's speedup "
-                     "| fastest's speedup | fastest, %% of read-only |\n"
-                     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-      for (const summary_row &r : summary_)
-        fprintf (out_,
-                 "| %s | %.2f %% | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f | %.1f | "
-                 "%.1f |\n",
-                 r.name.c_str (), 100 * r.busiest, r.used, r.global.median, r.privatized.median,
-                 r.fastest.median, r.cub.median, r.read16.median, r.read1.median,
-                 r.global.median / r.privatized.median, r.global.median / r.fastest.median,
-                 100 * r.read16.median / r.fastest.median);
-      fputc ('\n', out_);
-    }
-
-  for (uint8_t *copy : copies_)
-    cudaFree (copy);
-  if (host_)
-    cudaFreeHost (host_);
-  cudaFree (bins_);
-  cudaFree (sink_);
-  cudaFree (cub_temp_);
-  if (stream_)
-    cudaStreamDestroy (stream_);
+    print_summary ();
+  release ();
   return status;
 }
 
-} // namespace
+} // namespace gh_bench
 
 extern "C" gh_status
 gh_benchmark (FILE *out, const gh_bench_options *options, gh_error *error)
@@ -848,6 +591,6 @@ gh_benchmark (FILE *out, const gh_bench_options *options, gh_error *error)
   gh_bench_options defaults = *options;
   if (defaults.repetitions <= 0)
     defaults.repetitions = 20;
-  bench b (out, defaults, error);
+  gh_bench::bench b (out, defaults, error);
   return b.run ();
 }

@@ -179,52 +179,73 @@ fill_disc (uint8_t *coverage)
       }
 }
 
-} // namespace
-
-gh_status
-bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
-                const gh_bench_image *photo, int repetitions, gh_error *error)
+/* The section's memory: the input on the host (pinned) and on the device, the sums, the sink of
+ * the read-only pass. */
+struct weighted_buffers
 {
-  const size_t bytes = kPixels * 4, plane = kPixels;
   uint8_t *host = nullptr, *host_cov = nullptr, *samples = nullptr, *coverage = nullptr;
   unsigned long long *table = nullptr;
   unsigned int *sink = nullptr;
-  BENCH_CHECK (cudaMallocHost (&host, bytes), "allocating pinned memory");
-  BENCH_CHECK (cudaMallocHost (&host_cov, plane), "allocating pinned memory");
-  BENCH_CHECK (cudaMalloc (&samples, bytes + 16), "allocating");
-  BENCH_CHECK (cudaMalloc (&coverage, plane + 16), "allocating");
-  BENCH_CHECK (cudaMalloc (&table, kOut * GH_BINS * 8), "allocating");
-  BENCH_CHECK (cudaMalloc (&sink, 4), "allocating");
+};
 
+gh_status
+allocate_buffers (weighted_buffers &b, gh_error *error)
+{
+  const size_t bytes = kPixels * 4, plane = kPixels;
+  BENCH_CHECK (cudaMallocHost (&b.host, bytes), "allocating pinned memory");
+  BENCH_CHECK (cudaMallocHost (&b.host_cov, plane), "allocating pinned memory");
+  BENCH_CHECK (cudaMalloc (&b.samples, bytes + 16), "allocating");
+  BENCH_CHECK (cudaMalloc (&b.coverage, plane + 16), "allocating");
+  BENCH_CHECK (cudaMalloc (&b.table, kOut * GH_BINS * 8), "allocating");
+  BENCH_CHECK (cudaMalloc (&b.sink, 4), "allocating");
+  return GH_OK;
+}
+
+void
+free_buffers (weighted_buffers &b)
+{
+  cudaFreeHost (b.host);
+  cudaFreeHost (b.host_cov);
+  cudaFree (b.samples);
+  cudaFree (b.coverage);
+  cudaFree (b.table);
+  cudaFree (b.sink);
+}
+
+/* The variants of FASTEST that the section launches itself get the plan's shared memory. */
+gh_status
+size_fastest_variants (const weighted_plan &fastest, gh_error *error)
+{
+  const int shared = static_cast<int> (fastest.shared_bytes);
+  const cudaFuncAttribute attribute = cudaFuncAttributeMaxDynamicSharedMemorySize;
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, true, 4>, attribute, shared),
+               "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, true, 1>, attribute, shared),
+               "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, false>, attribute, shared),
+               "sizing shared memory");
+  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 0, false, true>, attribute, shared),
+               "sizing shared memory");
+  return GH_OK;
+}
+
+/* The table's rows: the read-only ceiling, FASTEST and its variants, the probes, the privatized
+ * kernel and global atomics. */
+std::vector<row>
+make_rows (const cudaDeviceProp &device, cudaStream_t stream, const weighted_buffers &b,
+           const weighted_plan &fastest, const weighted_plan &privatized,
+           const weighted_plan &global)
+{
+  const size_t bytes = kPixels * 4, plane = kPixels;
+  uint8_t *samples = b.samples, *coverage = b.coverage;
+  unsigned long long *table = b.table;
+  unsigned int *sink = b.sink;
   const gh_run_plan run = weighted_rgba_plan ();
-  weighted_plan fastest, privatized, global;
-  gh_status status = plan_weighted_fastest (device, run, &fastest, error);
-  if (status == GH_OK)
-    status = plan_weighted_privatized (device, run, &privatized, error);
-  if (status != GH_OK)
-    return status;
-  plan_weighted_global (device, &global);
-  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, true, 4>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int> (fastest.shared_bytes)),
-               "sizing shared memory");
-  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, true, 1>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int> (fastest.shared_bytes)),
-               "sizing shared memory");
-  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 1, true, false>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int> (fastest.shared_bytes)),
-               "sizing shared memory");
-  BENCH_CHECK (cudaFuncSetAttribute (weighted_fast_kernel<4, 0, false, true>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int> (fastest.shared_bytes)),
-               "sizing shared memory");
   char description[160];
   describe_weighted_plan (fastest, run, description, sizeof description);
   const weighted_job job = make_weighted_job (run, samples, coverage, kPixels, table);
   const int grid = full_grid (device, 256);
-  std::vector<row> rows = {
+  return {
     { "read-only, samples + coverage (ceiling)", false,
       [=] { launch_read_only2 (samples, bytes, coverage, plane, sink, grid, 256, stream); } },
     { std::string ("fastest: ") + description, true,
@@ -257,26 +278,30 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
       [=] { launch_weighted (privatized, job, 4, kOut, stream); } },
     { "global atomics (64-bit)", true, [=] { launch_weighted (global, job, 4, kOut, stream); } },
   };
+}
 
-  fprintf (out,
-           "### Weighted: RGBA %d x %d (1 GiB) and an 8-bit coverage plane (256 MiB), "
-           "alpha-weighted, six histograms (R, G, B, A, Value, Luminance)\n\n",
-           kSide, kSide);
-  struct input
-  {
-    const char *name;
-    std::function<void ()> fill;
-  };
-  const input inputs[] = {
+/* One input of the section: how to fill the host's (or, for noise, the device's) buffers. */
+struct weighted_input
+{
+  const char *name;
+  std::function<void ()> fill;
+};
+
+std::vector<weighted_input>
+make_inputs (const weighted_buffers &b, const gh_bench_image *photo, cudaStream_t stream)
+{
+  const size_t bytes = kPixels * 4, plane = kPixels;
+  uint8_t *host = b.host, *host_cov = b.host_cov, *samples = b.samples, *coverage = b.coverage;
+  return {
     { "uniform noise, noise coverage",
-      [&] {
+      [=] {
         launch_noise (samples, bytes, 0, stream);
         launch_noise (coverage, plane, bytes, stream);
         cudaMemcpyAsync (host, samples, bytes, cudaMemcpyDeviceToHost, stream);
         cudaMemcpyAsync (host_cov, coverage, plane, cudaMemcpyDeviceToHost, stream);
       } },
     { "photo tiled, feathered disc",
-      [&] {
+      [=] {
         for (size_t y = 0; y < static_cast<size_t> (kSide); y++)
           for (size_t x = 0; x < static_cast<size_t> (kSide); x++)
             {
@@ -293,61 +318,99 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
         fill_disc (host_cov);
       } },
     { "flat colour, feathered disc",
-      [&] {
+      [=] {
         const uint8_t colour[4] = { 200, 120, 40, 255 };
         for (size_t i = 0; i < bytes; i += 4)
           memcpy (host + i, colour, 4);
         fill_disc (host_cov);
       } },
   };
-  for (const input &in : inputs)
+}
+
+/* One input: made, every counting row verified against the reference, every row timed, and
+ * its table written. */
+gh_status
+run_input (FILE *out, const weighted_input &in, std::vector<row> &rows, const weighted_buffers &b,
+           cudaStream_t stream, int repetitions, gh_error *error)
+{
+  const size_t bytes = kPixels * 4, plane = kPixels;
+  in.fill ();
+  if (strncmp (in.name, "uniform", 7) != 0)
     {
-      if (status != GH_OK)
-        break;
+      cudaMemcpyAsync (b.samples, b.host, bytes, cudaMemcpyHostToDevice, stream);
+      cudaMemcpyAsync (b.coverage, b.host_cov, plane, cudaMemcpyHostToDevice, stream);
+    }
+  BENCH_CHECK (cudaStreamSynchronize (stream), "making an input");
+  std::vector<gh_u128> expected;
+  reference (b.host, b.host_cov, expected);
+  gh_status status = GH_OK;
+  for (row &r : rows)
+    if (status == GH_OK && r.counts)
+      status = verify_row (r, expected, in.name, stream, b.table, error);
+  for (row &r : rows)
+    if (status == GH_OK)
+      status
+          = time_row (r, r.name.rfind ("global", 0) == 0 ? std::min (repetitions, 5) : repetitions,
+                      stream, b.table, error);
+  if (status != GH_OK)
+    return status;
+  fprintf (out,
+           "#### %s\n\n| kernel | ms (median) | min-max | GB/s | %% of read-only |\n"
+           "|---|---:|---:|---:|---:|\n",
+           in.name);
+  for (const row &r : rows)
+    fprintf (out, "| %s | %.4f | %.4f-%.4f | %.0f | %.1f |\n", r.name.c_str (), r.median, r.min,
+             r.max, (bytes + plane) / (r.median * 1e6), 100 * rows[0].median / r.median);
+  double pixel_rate, group_rate;
+  edge_rates (b.host, &pixel_rate, &group_rate);
+  fprintf (out,
+           "\nLuminance estimated near an edge: %.4f %% of pixels; %.2f %% of warp groups "
+           "(128 pixels) take the fix path.\n",
+           100 * pixel_rate, 100 * group_rate);
+  fputc ('\n', out);
+  fflush (out);
+  return GH_OK;
+}
+
+} // namespace
+
+gh_status
+bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
+                const gh_bench_image *photo, int repetitions, gh_error *error)
+{
+  weighted_buffers buffers;
+  const gh_run_plan run = weighted_rgba_plan ();
+  weighted_plan fastest, privatized, global;
+  gh_status status = allocate_buffers (buffers, error);
+  if (status == GH_OK)
+    status = plan_weighted_fastest (device, run, &fastest, error);
+  if (status == GH_OK)
+    status = plan_weighted_privatized (device, run, &privatized, error);
+  if (status == GH_OK)
+    {
+      plan_weighted_global (device, &global);
+      status = size_fastest_variants (fastest, error);
+    }
+  if (status != GH_OK)
+    {
+      free_buffers (buffers);
+      return status;
+    }
+  std::vector<row> rows = make_rows (device, stream, buffers, fastest, privatized, global);
+
+  fprintf (out,
+           "### Weighted: RGBA %d x %d (1 GiB) and an 8-bit coverage plane (256 MiB), "
+           "alpha-weighted, six histograms (R, G, B, A, Value, Luminance)\n\n",
+           kSide, kSide);
+  for (const weighted_input &in : make_inputs (buffers, photo, stream))
+    {
       if (!photo && strncmp (in.name, "photo", 5) == 0)
         continue;
-      in.fill ();
-      if (strncmp (in.name, "uniform", 7) != 0)
-        {
-          cudaMemcpyAsync (samples, host, bytes, cudaMemcpyHostToDevice, stream);
-          cudaMemcpyAsync (coverage, host_cov, plane, cudaMemcpyHostToDevice, stream);
-        }
-      BENCH_CHECK (cudaStreamSynchronize (stream), "making an input");
-      std::vector<gh_u128> expected;
-      reference (host, host_cov, expected);
-      for (row &r : rows)
-        if (status == GH_OK && r.counts)
-          status = verify_row (r, expected, in.name, stream, table, error);
-      for (row &r : rows)
-        if (status == GH_OK)
-          status = time_row (
-              r, r.name.rfind ("global", 0) == 0 ? std::min (repetitions, 5) : repetitions, stream,
-              table, error);
+      status = run_input (out, in, rows, buffers, stream, repetitions, error);
       if (status != GH_OK)
         break;
-      fprintf (out,
-               "#### %s\n\n| kernel | ms (median) | min-max | GB/s | %% of read-only |\n"
-               "|---|---:|---:|---:|---:|\n",
-               in.name);
-      for (const row &r : rows)
-        fprintf (out, "| %s | %.4f | %.4f-%.4f | %.0f | %.1f |\n", r.name.c_str (), r.median, r.min,
-                 r.max, (bytes + plane) / (r.median * 1e6), 100 * rows[0].median / r.median);
-      double pixel_rate, group_rate;
-      edge_rates (host, &pixel_rate, &group_rate);
-      fprintf (out,
-               "\nLuminance estimated near an edge: %.4f %% of pixels; %.2f %% of warp groups "
-               "(128 pixels) take the fix path.\n",
-               100 * pixel_rate, 100 * group_rate);
-      fputc ('\n', out);
-      fflush (out);
     }
-
-  cudaFreeHost (host);
-  cudaFreeHost (host_cov);
-  cudaFree (samples);
-  cudaFree (coverage);
-  cudaFree (table);
-  cudaFree (sink);
+  free_buffers (buffers);
   return status;
 }
 

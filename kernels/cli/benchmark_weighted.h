@@ -1,5 +1,5 @@
 /* gpu-histogram: the benchmark's weighted section (benchmark_weighted.cu), called by
- * benchmark.cu, and the check both files use.  C++, internal to the benchmark. */
+ * benchmark.cu, and the check the benchmark's files use.  C++, internal to the benchmark. */
 #ifndef GPUHIST_BENCHMARK_WEIGHTED_H
 #define GPUHIST_BENCHMARK_WEIGHTED_H
 

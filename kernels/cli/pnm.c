@@ -4,14 +4,13 @@
  * is trusted, and the data must hold every sample the header promises.  The messages name the
  * problem in words, because the tool shows them to a user as they are.
  */
+#include "pnm-private.h"
 #include "pnm.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Past this a number in a header is wrong whatever field it is; keeps the arithmetic in range. */
 #define NUMBER_SATURATION ((uint64_t) UINT32_MAX + 1)
@@ -25,11 +24,8 @@ typedef struct
   size_t error_size;
 } cursor;
 
-static pnm_status fail (char *error, size_t error_size, pnm_status status, const char *format, ...)
-    __attribute__ ((format (printf, 4, 5)));
-
-static pnm_status
-fail (char *error, size_t error_size, pnm_status status, const char *format, ...)
+pnm_status
+pnm_fail (char *error, size_t error_size, pnm_status status, const char *format, ...)
 {
   if (error && error_size > 0)
     {
@@ -130,32 +126,32 @@ read_header_number (cursor *c, const char *field, uint64_t *value)
 
   skip_space_and_comments (c);
   if (c->pos >= c->size)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                 "truncated header: the file ends before the %s", field);
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "truncated header: the file ends before the %s", field);
   start = c->pos;
   while (c->pos < c->size && is_digit (c->data[c->pos]))
     c->pos++;
   if (c->pos == start)
     {
       describe_byte (c->data[start], found, sizeof found);
-      return fail (c->error, c->error_size, PNM_ERROR_FORMAT, "the %s is not a number: found %s",
-                   field, found);
+      return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                       "the %s is not a number: found %s", field, found);
     }
   if (c->pos >= c->size)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                 "truncated header: the file ends right after the %s", field);
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "truncated header: the file ends right after the %s", field);
   if (!is_pnm_space (c->data[c->pos]) && c->data[c->pos] != '#')
     {
       describe_byte (c->data[c->pos], found, sizeof found);
-      return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                   "the %s is not a number: found %s after its digits", field, found);
+      return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                       "the %s is not a number: found %s after its digits", field, found);
     }
   *value = read_digits (c->data + start, c->pos - start);
   return PNM_OK;
 }
 
-static void
-clear_image (pnm_image *image)
+void
+pnm_clear_image (pnm_image *image)
 {
   memset (image, 0, sizeof *image);
 }
@@ -181,37 +177,37 @@ finish_image (cursor *c, uint64_t width, uint64_t height, uint64_t channels, uin
   uint64_t bytes_per_sample, row_bytes, image_bytes, available;
 
   if (width == 0)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT, "zero width");
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT, "zero width");
   if (height == 0)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT, "zero height");
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT, "zero height");
   if (maxval == 0 || maxval > 65535)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                 "maxval %" PRIu64 "%s is out of range: Netpbm allows 1 to 65535", maxval,
-                 maxval >= NUMBER_SATURATION ? " or more" : "");
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "maxval %" PRIu64 "%s is out of range: Netpbm allows 1 to 65535", maxval,
+                     maxval >= NUMBER_SATURATION ? " or more" : "");
   if (width > INT32_MAX || height > INT32_MAX)
-    return fail (c->error, c->error_size, PNM_ERROR_TOO_LARGE,
-                 "dimensions %" PRIu64 "x%" PRIu64 "%s are too large: at most %d pixels a side",
-                 width, height, (width | height) >= NUMBER_SATURATION ? " (or more)" : "",
-                 INT32_MAX);
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_TOO_LARGE,
+                     "dimensions %" PRIu64 "x%" PRIu64 "%s are too large: at most %d pixels a side",
+                     width, height, (width | height) >= NUMBER_SATURATION ? " (or more)" : "",
+                     INT32_MAX);
 
   bytes_per_sample = maxval > 255 ? 2 : 1;
   /* width, channels and sample size are small, so row_bytes cannot overflow; the division keeps
      row_bytes * height from doing so. */
   row_bytes = width * channels * bytes_per_sample;
   if (height > PNM_MAX_IMAGE_BYTES / row_bytes || row_bytes * height > SIZE_MAX)
-    return fail (c->error, c->error_size, PNM_ERROR_TOO_LARGE,
-                 "image too large: %" PRIu64 "x%" PRIu64 " pixels of %" PRIu64
-                 " bytes each are more than %" PRIu64 " GiB",
-                 width, height, channels * bytes_per_sample,
-                 (uint64_t) (PNM_MAX_IMAGE_BYTES < SIZE_MAX ? PNM_MAX_IMAGE_BYTES : SIZE_MAX)
-                     >> 30);
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_TOO_LARGE,
+                     "image too large: %" PRIu64 "x%" PRIu64 " pixels of %" PRIu64
+                     " bytes each are more than %" PRIu64 " GiB",
+                     width, height, channels * bytes_per_sample,
+                     (uint64_t) (PNM_MAX_IMAGE_BYTES < SIZE_MAX ? PNM_MAX_IMAGE_BYTES : SIZE_MAX)
+                         >> 30);
   image_bytes = row_bytes * height;
   available = c->size - c->pos;
   if (available < image_bytes)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                 "truncated data: %" PRIu64 "x%" PRIu64 " with %" PRIu64 " channels needs %" PRIu64
-                 " bytes of samples, the file has %" PRIu64,
-                 width, height, channels, image_bytes, available);
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "truncated data: %" PRIu64 "x%" PRIu64 " with %" PRIu64
+                     " channels needs %" PRIu64 " bytes of samples, the file has %" PRIu64,
+                     width, height, channels, image_bytes, available);
 
   /* A maxval below the sample's full range promises that no sample exceeds it; a strict reader
      holds the file to that, so that no caller ever bins a value past maxval. */
@@ -227,10 +223,10 @@ finish_image (cursor *c, uint64_t width, uint64_t height, uint64_t channels, uin
           if (value > maxval)
             {
               uint64_t pixel = i / channels;
-              return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                           "sample %u at row %" PRIu64 ", column %" PRIu64
-                           " is larger than the maxval %" PRIu64,
-                           value, pixel / width, pixel % width, maxval);
+              return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                               "sample %u at row %" PRIu64 ", column %" PRIu64
+                               " is larger than the maxval %" PRIu64,
+                               value, pixel / width, pixel % width, maxval);
             }
         }
     }
@@ -262,8 +258,8 @@ parse_pgm_ppm (cursor *c, int channels, pnm_image *out)
     {
       skip_comment (c);
       if (c->pos >= c->size)
-        return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                     "truncated header: the file ends inside the comment after the maxval");
+        return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                         "truncated header: the file ends inside the comment after the maxval");
     }
   c->pos++;
 
@@ -291,137 +287,204 @@ token_is (const uint8_t *token, size_t length, const char *word)
   return strlen (word) == length && memcmp (token, word, length) == 0;
 }
 
-/* P7: a header of "KEYWORD value" lines ending with ENDHDR. */
-static pnm_status
-parse_pam (cursor *c, pnm_image *out)
+enum
 {
-  enum
-  {
-    WIDTH,
-    HEIGHT,
-    DEPTH,
-    MAXVAL,
-    N_NUMBERS
-  };
-  static const char *const number_names[N_NUMBERS] = { "WIDTH", "HEIGHT", "DEPTH", "MAXVAL" };
-  uint64_t numbers[N_NUMBERS] = { 0 };
-  int seen[N_NUMBERS] = { 0 };
-  const tuple_type *type = NULL;
-  int tuple_lines = 0;
-  char text[32];
-  int i;
+  PAM_WIDTH,
+  PAM_HEIGHT,
+  PAM_DEPTH,
+  PAM_MAXVAL,
+  PAM_N_NUMBERS
+};
 
-  /* The magic is a line of its own. */
+static const char *const pam_number_names[PAM_N_NUMBERS] = { "WIDTH", "HEIGHT", "DEPTH", "MAXVAL" };
+
+/* What a PAM header has said so far. */
+typedef struct
+{
+  uint64_t numbers[PAM_N_NUMBERS];
+  int seen[PAM_N_NUMBERS];
+  const tuple_type *type;
+  int tuple_lines;
+} pam_header;
+
+/* The magic is a line of its own. */
+static pnm_status
+skip_pam_magic_line (cursor *c)
+{
   while (c->pos < c->size && c->data[c->pos] != '\n' && is_pnm_space (c->data[c->pos]))
     c->pos++;
   if (c->pos >= c->size)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                 "truncated header: the file ends after P7");
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "truncated header: the file ends after P7");
   if (c->data[c->pos] != '\n')
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                 "P7 must be alone on the first line of a PAM file");
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "P7 must be alone on the first line of a PAM file");
   c->pos++;
+  return PNM_OK;
+}
 
+/* Splits a header line (without its newline) into its keyword and its value, both trimmed.
+ * Returns 0 for a blank line or a comment. */
+static int
+split_pam_line (const uint8_t *line, const uint8_t *end, const uint8_t **keyword,
+                size_t *keyword_length, const uint8_t **value, size_t *value_length)
+{
+  const uint8_t *k = line, *v;
+
+  while (k < end && is_pnm_space (*k))
+    k++;
+  if (k == end || *k == '#')
+    return 0;
+  v = k;
+  while (v < end && !is_pnm_space (*v))
+    v++;
+  *keyword = k;
+  *keyword_length = (size_t) (v - k);
+  while (v < end && is_pnm_space (*v))
+    v++;
+  while (end > v && is_pnm_space (end[-1]))
+    end--;
+  *value = v;
+  *value_length = (size_t) (end - v);
+  return 1;
+}
+
+/* A TUPLTYPE line's value. */
+static pnm_status
+take_pam_tuple_type (cursor *c, pam_header *header, const uint8_t *value, size_t value_length)
+{
+  char text[32];
+
+  /* Several TUPLTYPE lines concatenate, per the spec: none of the joined names is one
+     this reader knows, so a second line makes the type unknown. */
+  header->tuple_lines++;
+  header->type = NULL;
+  for (int i = 0; i < (int) (sizeof known_tuple_types / sizeof known_tuple_types[0]); i++)
+    if (token_is (value, value_length, known_tuple_types[i].name))
+      header->type = &known_tuple_types[i];
+  if (!header->type || header->tuple_lines > 1)
+    {
+      describe_token (value, value_length, text, sizeof text);
+      return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                       "unsupported TUPLTYPE '%s'%s: only GRAYSCALE, GRAYSCALE_ALPHA, RGB "
+                       "and RGB_ALPHA are read",
+                       text, header->tuple_lines > 1 ? " (after another TUPLTYPE line)" : "");
+    }
+  return PNM_OK;
+}
+
+/* A WIDTH, HEIGHT, DEPTH or MAXVAL line: once each, a whole number. */
+static pnm_status
+take_pam_number (cursor *c, pam_header *header, const uint8_t *keyword, size_t keyword_length,
+                 const uint8_t *value, size_t value_length)
+{
+  char text[32];
+  size_t digits = 0;
+  int i;
+
+  for (i = 0; i < PAM_N_NUMBERS; i++)
+    if (token_is (keyword, keyword_length, pam_number_names[i]))
+      break;
+  if (i == PAM_N_NUMBERS)
+    {
+      describe_token (keyword, keyword_length, text, sizeof text);
+      return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                       "unknown PAM header line '%s' (is ENDHDR missing?)", text);
+    }
+  if (header->seen[i])
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "%s appears twice in the PAM header", pam_number_names[i]);
+  header->seen[i] = 1;
+  while (digits < value_length && is_digit (value[digits]))
+    digits++;
+  if (value_length == 0 || digits != value_length)
+    {
+      describe_token (value, value_length, text, sizeof text);
+      return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT, "%s '%s' is not a number",
+                       pam_number_names[i], text);
+    }
+  header->numbers[i] = read_digits (value, value_length);
+  return PNM_OK;
+}
+
+/* The header's lines up to ENDHDR. */
+static pnm_status
+read_pam_header (cursor *c, pam_header *header)
+{
   for (;;)
     {
-      const uint8_t *line = c->data + c->pos, *end, *keyword, *value;
+      const uint8_t *line = c->data + c->pos, *keyword, *value;
       size_t line_length, keyword_length, value_length;
       const uint8_t *newline = memchr (line, '\n', c->size - c->pos);
+      pnm_status status;
 
       if (!newline)
-        return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                     "truncated header: the file ends before ENDHDR");
+        return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                         "truncated header: the file ends before ENDHDR");
       line_length = (size_t) (newline - line);
       c->pos += line_length + 1;
-
-      end = line + line_length;
-      keyword = line;
-      while (keyword < end && is_pnm_space (*keyword))
-        keyword++;
-      if (keyword == end || *keyword == '#')
+      if (!split_pam_line (line, line + line_length, &keyword, &keyword_length, &value,
+                           &value_length))
         continue;
-      value = keyword;
-      while (value < end && !is_pnm_space (*value))
-        value++;
-      keyword_length = (size_t) (value - keyword);
-      while (value < end && is_pnm_space (*value))
-        value++;
-      while (end > value && is_pnm_space (end[-1]))
-        end--;
-      value_length = (size_t) (end - value);
 
       if (token_is (keyword, keyword_length, "ENDHDR"))
         {
           if (value_length > 0)
-            return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                         "ENDHDR must be alone on its line");
-          break;
+            return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                             "ENDHDR must be alone on its line");
+          return PNM_OK;
         }
       if (token_is (keyword, keyword_length, "TUPLTYPE"))
-        {
-          /* Several TUPLTYPE lines concatenate, per the spec: none of the joined names is one
-             this reader knows, so a second line makes the type unknown. */
-          tuple_lines++;
-          type = NULL;
-          for (i = 0; i < (int) (sizeof known_tuple_types / sizeof known_tuple_types[0]); i++)
-            if (token_is (value, value_length, known_tuple_types[i].name))
-              type = &known_tuple_types[i];
-          if (!type || tuple_lines > 1)
-            {
-              describe_token (value, value_length, text, sizeof text);
-              return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                           "unsupported TUPLTYPE '%s'%s: only GRAYSCALE, GRAYSCALE_ALPHA, RGB "
-                           "and RGB_ALPHA are read",
-                           text, tuple_lines > 1 ? " (after another TUPLTYPE line)" : "");
-            }
-          continue;
-        }
-      for (i = 0; i < N_NUMBERS; i++)
-        if (token_is (keyword, keyword_length, number_names[i]))
-          break;
-      if (i == N_NUMBERS)
-        {
-          describe_token (keyword, keyword_length, text, sizeof text);
-          return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                       "unknown PAM header line '%s' (is ENDHDR missing?)", text);
-        }
-      if (seen[i])
-        return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                     "%s appears twice in the PAM header", number_names[i]);
-      seen[i] = 1;
-      {
-        size_t digits = 0;
-        while (digits < value_length && is_digit (value[digits]))
-          digits++;
-        if (value_length == 0 || digits != value_length)
-          {
-            describe_token (value, value_length, text, sizeof text);
-            return fail (c->error, c->error_size, PNM_ERROR_FORMAT, "%s '%s' is not a number",
-                         number_names[i], text);
-          }
-        numbers[i] = read_digits (value, value_length);
-      }
+        status = take_pam_tuple_type (c, header, value, value_length);
+      else
+        status = take_pam_number (c, header, keyword, keyword_length, value, value_length);
+      if (status != PNM_OK)
+        return status;
     }
+}
 
-  for (i = 0; i < N_NUMBERS; i++)
-    if (!seen[i])
-      return fail (c->error, c->error_size, PNM_ERROR_FORMAT, "the PAM header has no %s line",
-                   number_names[i]);
-  if (numbers[DEPTH] == 0)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT, "zero depth");
-  if (numbers[DEPTH] > PNM_MAX_CHANNELS)
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                 "DEPTH %" PRIu64 "%s: only 1 to %d channels are supported", numbers[DEPTH],
-                 numbers[DEPTH] >= NUMBER_SATURATION ? " or more" : "", PNM_MAX_CHANNELS);
-  if (type && (uint64_t) type->depth != numbers[DEPTH])
-    return fail (c->error, c->error_size, PNM_ERROR_FORMAT,
-                 "DEPTH %" PRIu64 " does not match TUPLTYPE %s, which has %d channel%s",
-                 numbers[DEPTH], type->name, type->depth, type->depth == 1 ? "" : "s");
+/* Every number given, and a depth this reader takes that matches the tuple type. */
+static pnm_status
+check_pam_header (cursor *c, const pam_header *header)
+{
+  const uint64_t depth = header->numbers[PAM_DEPTH];
+
+  for (int i = 0; i < PAM_N_NUMBERS; i++)
+    if (!header->seen[i])
+      return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT, "the PAM header has no %s line",
+                       pam_number_names[i]);
+  if (depth == 0)
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT, "zero depth");
+  if (depth > PNM_MAX_CHANNELS)
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "DEPTH %" PRIu64 "%s: only 1 to %d channels are supported", depth,
+                     depth >= NUMBER_SATURATION ? " or more" : "", PNM_MAX_CHANNELS);
+  if (header->type && (uint64_t) header->type->depth != depth)
+    return pnm_fail (c->error, c->error_size, PNM_ERROR_FORMAT,
+                     "DEPTH %" PRIu64 " does not match TUPLTYPE %s, which has %d channel%s", depth,
+                     header->type->name, header->type->depth, header->type->depth == 1 ? "" : "s");
+  return PNM_OK;
+}
+
+/* P7: a header of "KEYWORD value" lines ending with ENDHDR. */
+static pnm_status
+parse_pam (cursor *c, pnm_image *out)
+{
+  pam_header header = { { 0 }, { 0 }, NULL, 0 };
+  pnm_status status = skip_pam_magic_line (c);
+
+  if (status == PNM_OK)
+    status = read_pam_header (c, &header);
+  if (status == PNM_OK)
+    status = check_pam_header (c, &header);
+  if (status != PNM_OK)
+    return status;
 
   out->format = PNM_FORMAT_PAM;
   /* The known tuple types name their channels exactly as the defaults for their depth do. */
-  pnm_default_channel_names ((int) numbers[DEPTH], out->channel_names);
-  return finish_image (c, numbers[WIDTH], numbers[HEIGHT], numbers[DEPTH], numbers[MAXVAL], out);
+  pnm_default_channel_names ((int) header.numbers[PAM_DEPTH], out->channel_names);
+  return finish_image (c, header.numbers[PAM_WIDTH], header.numbers[PAM_HEIGHT],
+                       header.numbers[PAM_DEPTH], header.numbers[PAM_MAXVAL], out);
 }
 
 pnm_status
@@ -431,35 +494,36 @@ pnm_parse (const uint8_t *data, size_t size, pnm_image *out, char *error, size_t
   pnm_status status;
   char found[24];
 
-  clear_image (out);
+  pnm_clear_image (out);
   if (error && error_size > 0)
     error[0] = '\0';
   if (!data || size == 0)
-    return fail (error, error_size, PNM_ERROR_FORMAT, "empty file: no image in it");
+    return pnm_fail (error, error_size, PNM_ERROR_FORMAT, "empty file: no image in it");
   if (size < 2)
-    return fail (error, error_size, PNM_ERROR_FORMAT,
-                 "truncated header: the file is too short for a magic number");
+    return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                     "truncated header: the file is too short for a magic number");
   if (data[0] != 'P' || data[1] < '1' || data[1] > '7')
     {
       describe_token (data, 2, found, sizeof found);
-      return fail (error, error_size, PNM_ERROR_FORMAT,
-                   "not a Netpbm image: it starts with '%s' instead of P5, P6 or P7", found);
+      return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                       "not a Netpbm image: it starts with '%s' instead of P5, P6 or P7", found);
     }
   if (data[1] < '5')
-    return fail (error, error_size, PNM_ERROR_FORMAT,
-                 "P%c (%s %s) is not supported: only binary P5, P6 and P7 are read", data[1],
-                 data[1] == '1' || data[1] == '4' ? "PBM"
-                 : data[1] == '2'                 ? "PGM"
-                                                  : "PPM",
-                 data[1] <= '3' ? "as text" : "bitmap");
+    return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                     "P%c (%s %s) is not supported: only binary P5, P6 and P7 are read", data[1],
+                     data[1] == '1' || data[1] == '4' ? "PBM"
+                     : data[1] == '2'                 ? "PGM"
+                                                      : "PPM",
+                     data[1] <= '3' ? "as text" : "bitmap");
   if (size == 2)
-    return fail (error, error_size, PNM_ERROR_FORMAT,
-                 "truncated header: the file ends after its magic number");
+    return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                     "truncated header: the file ends after its magic number");
   if (!is_pnm_space (data[2]) && !(data[1] != '7' && data[2] == '#'))
     {
       describe_byte (data[2], found, sizeof found);
-      return fail (error, error_size, PNM_ERROR_FORMAT,
-                   "not a Netpbm image: its magic number P%c is followed by %s", data[1], found);
+      return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                       "not a Netpbm image: its magic number P%c is followed by %s", data[1],
+                       found);
     }
   c.pos = 2;
 
@@ -468,7 +532,7 @@ pnm_parse (const uint8_t *data, size_t size, pnm_image *out, char *error, size_t
   else
     status = parse_pgm_ppm (&c, data[1] == '5' ? 1 : 3, out);
   if (status != PNM_OK)
-    clear_image (out);
+    pnm_clear_image (out);
   return status;
 }
 
@@ -478,39 +542,39 @@ pnm_parse_raw (const uint8_t *data, size_t size, const pnm_raw_geometry *geometr
 {
   uint64_t row_bytes, stride, needed;
 
-  clear_image (out);
+  pnm_clear_image (out);
   if (error && error_size > 0)
     error[0] = '\0';
   if (geometry->width <= 0 || geometry->height <= 0)
-    return fail (error, error_size, PNM_ERROR_FORMAT,
-                 "raw geometry %dx%d: width and height must be at least 1", geometry->width,
-                 geometry->height);
+    return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                     "raw geometry %dx%d: width and height must be at least 1", geometry->width,
+                     geometry->height);
   if (geometry->channels < 1 || geometry->channels > PNM_MAX_CHANNELS)
-    return fail (error, error_size, PNM_ERROR_FORMAT,
-                 "raw input with %d channels: only 1 to %d are supported", geometry->channels,
-                 PNM_MAX_CHANNELS);
+    return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                     "raw input with %d channels: only 1 to %d are supported", geometry->channels,
+                     PNM_MAX_CHANNELS);
   row_bytes = (uint64_t) geometry->width * (uint64_t) geometry->channels;
   stride = geometry->stride ? (uint64_t) geometry->stride : row_bytes;
   if (stride < row_bytes)
-    return fail (error, error_size, PNM_ERROR_FORMAT,
-                 "raw stride %" PRIu64 " is shorter than a row of %" PRIu64 " bytes", stride,
-                 row_bytes);
+    return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                     "raw stride %" PRIu64 " is shorter than a row of %" PRIu64 " bytes", stride,
+                     row_bytes);
   /* The last row needs no padding after it. */
   if (stride > PNM_MAX_IMAGE_BYTES
       || (uint64_t) (geometry->height - 1) > (PNM_MAX_IMAGE_BYTES - row_bytes) / stride)
-    return fail (error, error_size, PNM_ERROR_TOO_LARGE,
-                 "raw image too large: %d rows %" PRIu64 " bytes apart are more than %" PRIu64
-                 " GiB",
-                 geometry->height, stride, (uint64_t) (PNM_MAX_IMAGE_BYTES >> 30));
+    return pnm_fail (error, error_size, PNM_ERROR_TOO_LARGE,
+                     "raw image too large: %d rows %" PRIu64 " bytes apart are more than %" PRIu64
+                     " GiB",
+                     geometry->height, stride, (uint64_t) (PNM_MAX_IMAGE_BYTES >> 30));
   needed = stride * (uint64_t) (geometry->height - 1) + row_bytes;
   if (needed > SIZE_MAX)
-    return fail (error, error_size, PNM_ERROR_TOO_LARGE,
-                 "raw image too large for this machine's address space");
+    return pnm_fail (error, error_size, PNM_ERROR_TOO_LARGE,
+                     "raw image too large for this machine's address space");
   if ((uint64_t) size < needed)
-    return fail (error, error_size, PNM_ERROR_FORMAT,
-                 "truncated data: %dx%d with %d channels and stride %" PRIu64 " needs %" PRIu64
-                 " bytes, the input has %zu",
-                 geometry->width, geometry->height, geometry->channels, stride, needed, size);
+    return pnm_fail (error, error_size, PNM_ERROR_FORMAT,
+                     "truncated data: %dx%d with %d channels and stride %" PRIu64 " needs %" PRIu64
+                     " bytes, the input has %zu",
+                     geometry->width, geometry->height, geometry->channels, stride, needed, size);
 
   out->format = PNM_FORMAT_RAW;
   out->width = geometry->width;
@@ -524,113 +588,13 @@ pnm_parse_raw (const uint8_t *data, size_t size, const pnm_raw_geometry *geometr
   return PNM_OK;
 }
 
-/* Reads the whole stream: the formats have no length field to read ahead by, and a raw image's
- * size is only checked once it is all here. */
-static pnm_status
-read_all (FILE *stream, uint8_t **data, size_t *size, char *error, size_t error_size)
-{
-  /* A header and padding beyond the largest image accepted is still a corrupt file. */
-  const uint64_t limit = PNM_MAX_IMAGE_BYTES + ((uint64_t) 1 << 20);
-  size_t capacity = (size_t) 1 << 16, length = 0;
-  uint8_t *buffer;
-  struct stat info;
-
-  if (fstat (fileno (stream), &info) == 0 && S_ISREG (info.st_mode) && info.st_size > 0
-      && (uint64_t) info.st_size < limit && (uint64_t) info.st_size < SIZE_MAX)
-    capacity = (size_t) info.st_size + 1; /* + 1: end of file is seen without a regrow */
-
-  buffer = malloc (capacity);
-  if (!buffer)
-    return fail (error, error_size, PNM_ERROR_NO_MEMORY,
-                 "out of memory reading the file (%zu bytes)", capacity);
-  for (;;)
-    {
-      size_t got;
-      if (length == capacity)
-        {
-          uint8_t *grown;
-          size_t new_capacity = capacity <= SIZE_MAX / 2 ? capacity * 2 : SIZE_MAX;
-          if ((uint64_t) capacity >= limit || new_capacity == capacity)
-            {
-              free (buffer);
-              return fail (error, error_size, PNM_ERROR_TOO_LARGE,
-                           "the input is larger than any image gpuhist reads (%" PRIu64 " GiB)",
-                           (uint64_t) (PNM_MAX_IMAGE_BYTES >> 30));
-            }
-          grown = realloc (buffer, new_capacity);
-          if (!grown)
-            {
-              free (buffer);
-              return fail (error, error_size, PNM_ERROR_NO_MEMORY,
-                           "out of memory reading the file (%zu bytes)", new_capacity);
-            }
-          buffer = grown;
-          capacity = new_capacity;
-        }
-      got = fread (buffer + length, 1, capacity - length, stream);
-      length += got;
-      if (got == 0)
-        break;
-    }
-  if (ferror (stream))
-    {
-      int saved = errno;
-      free (buffer);
-      return fail (error, error_size, PNM_ERROR_IO, "read failed: %s",
-                   saved ? strerror (saved) : "I/O error");
-    }
-  *data = buffer;
-  *size = length;
-  return PNM_OK;
-}
-
-pnm_status
-pnm_load_stream (FILE *stream, const pnm_raw_geometry *raw, pnm_image *out, char *error,
-                 size_t error_size)
-{
-  uint8_t *data = NULL;
-  size_t size = 0;
-  pnm_status status;
-
-  clear_image (out);
-  errno = 0;
-  status = read_all (stream, &data, &size, error, error_size);
-  if (status != PNM_OK)
-    return status;
-  status = raw ? pnm_parse_raw (data, size, raw, out, error, error_size)
-               : pnm_parse (data, size, out, error, error_size);
-  if (status != PNM_OK)
-    {
-      free (data);
-      return status;
-    }
-  out->storage = data;
-  return PNM_OK;
-}
-
-pnm_status
-pnm_load_file (const char *path, const pnm_raw_geometry *raw, pnm_image *out, char *error,
-               size_t error_size)
-{
-  FILE *stream;
-  pnm_status status;
-
-  clear_image (out);
-  stream = fopen (path, "rb");
-  if (!stream)
-    return fail (error, error_size, PNM_ERROR_IO, "cannot open: %s", strerror (errno));
-  status = pnm_load_stream (stream, raw, out, error, error_size);
-  fclose (stream);
-  return status;
-}
-
 void
 pnm_image_clear (pnm_image *image)
 {
   if (!image)
     return;
   free (image->storage);
-  clear_image (image);
+  pnm_clear_image (image);
 }
 
 unsigned

@@ -2,101 +2,23 @@
  * moves strips from pinned staging buffers to the device on one stream, launches the kernels of
  * hist_kernels.cuh, and times them with CUDA events.  Every CUDA call is checked; a failure
  * comes back as a gh_status and a message, never as an exit. */
-#include "backend.h"
-#include "cuda_launch.h"
-#include "cuda_wide.h"
-#include "cuda_weighted.h"
+#include "cuda_run.h"
 
 #include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <utility>
 
 namespace
 {
 
-/* A buffer a finished run left for the next: pinning host memory costs about 4 ms per 8 MiB on
- * the H200's machine (tools/cuda-startup.cu), cudaFree synchronises the device, and the
- * plug-in's resident process runs again and again on one engine. */
-struct spare_buffer
-{
-  void *data;
-  size_t bytes;
-};
-
-struct cuda_backend
-{
-  int device;
-  cudaDeviceProp properties;
-  gh_layout default_layout;
-  spare_buffer spare[4];     /* staging buffers (two a run when untimed) */
-  spare_buffer spare_device; /* the device's strip buffer (cudaMalloc, cudaFree synchronise) */
-};
+using gh::cuda_backend;
+using gh::cuda_run;
+using gh::fail;
 
 /* Set once a backend has opened the device, so that releasing it never starts CUDA. */
 bool device_opened;
-
-struct cuda_run
-{
-  cuda_backend *backend;
-  gh_run_plan plan;
-  gh_run_sink *sink;
-  cudaStream_t stream;
-  uint8_t *staging[2];
-  /* SLICED: the strip as uploaded, interleaved; de-interleaved on the device into device_strip. */
-  uint8_t *device_interleaved;
-  /* What the pointers above and device_strip came from, with the buffers' real sizes. */
-  spare_buffer staging_held[2], device_strip_held;
-  cudaEvent_t staging_free[2];
-  int current;
-  uint8_t *device_strip;
-  unsigned int *strip_bins;                 /* C * 256, 32-bit, one strip */
-  unsigned long long *totals[GH_N_METHODS]; /* C * 256, 64-bit, the whole image */
-  unsigned int *read_sink;
-  cudaEvent_t *rep_start; /* methods * repetitions */
-  cudaEvent_t *rep_stop;
-  int event_count;
-  cudaEvent_t upload_start, upload_stop;
-  gh::launch_plan fastest;
-  /* 16-bit samples or more than 256 bins: the third band's strategies (cuda_wide.h). */
-  bool wide;
-  gh::wide_plan wide_fastest;
-  gh::wide_plan wide_privatized;
-  unsigned int *scratch; /* the global copies, when FASTEST uses them */
-  /* Weighted or derived runs (cuda_weighted.h): 64-bit sums a strip, 128-bit totals a run. */
-  bool weighted;
-  gh::weighted_plan weighted_plans[GH_N_METHODS];
-  unsigned long long *strip_sums;              /* out_channels * bins */
-  unsigned long long *totals128[GH_N_METHODS]; /* out_channels * bins {hi, lo} pairs */
-  uint8_t *device_coverage;
-  size_t staging_bytes; /* samples, then the coverage plane at plan.coverage_offset */
-  int strips;
-  gh_status deferred; /* an error met where none could be returned */
-  char deferred_message[GH_MESSAGE_SIZE];
-};
-
-/* Turns a failed CUDA call into a status and a sentence. */
-gh_status
-fail (gh_error *error, cudaError_t code, const char *what)
-{
-  gh_status status
-      = code == cudaErrorMemoryAllocation ? GH_ERROR_OUT_OF_MEMORY : GH_ERROR_GPU_FAILED;
-  gh_error_set (error, status, "%s failed on the GPU: %s (%s)", what, cudaGetErrorString (code),
-                cudaGetErrorName (code));
-  cudaGetLastError (); /* clear a non-sticky error so that later calls report their own */
-  return status;
-}
-
-#define GH_CUDA_CHECK(call, what)                                                                  \
-  do                                                                                               \
-    {                                                                                              \
-      cudaError_t code_ = (call);                                                                  \
-      if (code_ != cudaSuccess)                                                                    \
-        return fail (error, code_, what);                                                          \
-    }                                                                                              \
-  while (0)
 
 /* "580.159.03" from the kernel module, when Linux tells; empty otherwise. */
 void
@@ -125,61 +47,90 @@ read_driver_release (char *out, size_t size)
   fclose (file);
 }
 
-void *
-cuda_open (const gh_options *options, gh_fault fault, char *description, size_t description_size,
-           gh_error *error)
+/* Whether options->device can be opened: the driver's and runtime's versions into *driver and
+ * *runtime, and false with the reason in words when there is no usable device. */
+bool
+probe_devices (const gh_options *options, gh_fault fault, int *driver, int *runtime,
+               gh_error *error)
 {
-  int driver = 0, runtime = 0;
-  cudaDriverGetVersion (&driver);
-  cudaRuntimeGetVersion (&runtime);
+  cudaDriverGetVersion (driver);
+  cudaRuntimeGetVersion (runtime);
   int count = 0;
   cudaError_t code = cudaErrorInsufficientDriver;
   /* An injected fault stands in for the probe, so that its message can be tested anywhere. */
   if (fault == GH_FAULT_NO_DRIVER)
-    driver = 0;
+    *driver = 0;
   else if (fault == GH_FAULT_OLD_DRIVER)
-    driver = runtime - 1000;
+    *driver = *runtime - 1000;
   else if (fault == GH_FAULT_NO_DEVICE)
     {
-      driver = driver ? driver : runtime;
+      *driver = *driver ? *driver : *runtime;
       code = cudaErrorNoDevice;
     }
-  else if (driver != 0)
+  else if (*driver != 0)
     code = cudaGetDeviceCount (&count);
 
-  if (driver == 0)
+  if (*driver == 0)
     {
       gh_error_set (error, GH_ERROR_NO_DRIVER,
                     "no NVIDIA driver is installed or loaded, so the GPU cannot be used");
-      return nullptr;
+      return false;
     }
   if (code == cudaErrorInsufficientDriver)
     {
       gh_error_set (error, GH_ERROR_DRIVER_TOO_OLD,
                     "the NVIDIA driver supports CUDA %d.%d, older than the CUDA runtime %d.%d this "
                     "plug-in was built with; update the driver to use the GPU",
-                    driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+                    *driver / 1000, *driver % 1000 / 10, *runtime / 1000, *runtime % 1000 / 10);
       cudaGetLastError ();
-      return nullptr;
+      return false;
     }
   if (code == cudaErrorNoDevice || (code == cudaSuccess && count == 0))
     {
       gh_error_set (error, GH_ERROR_NO_DEVICE,
                     "the NVIDIA driver is loaded but no CUDA device is available");
       cudaGetLastError ();
-      return nullptr;
+      return false;
     }
   if (code != cudaSuccess)
     {
       fail (error, code, "looking for CUDA devices");
-      return nullptr;
+      return false;
     }
   if (options->device >= count)
     {
       gh_error_set (error, GH_ERROR_NO_DEVICE, "there is no CUDA device %d (%d found)",
                     options->device, count);
-      return nullptr;
+      return false;
     }
+  return true;
+}
+
+/* The device in one line: its name, compute capability, SMs and memory, the driver, the runtime. */
+void
+describe_device (const cudaDeviceProp &p, int driver, int runtime, char *description,
+                 size_t description_size)
+{
+  char release[64], driver_text[96];
+  read_driver_release (release, sizeof release);
+  if (release[0])
+    snprintf (driver_text, sizeof driver_text, "driver %s (CUDA %d.%d)", release, driver / 1000,
+              driver % 1000 / 10);
+  else
+    snprintf (driver_text, sizeof driver_text, "driver for CUDA %d.%d", driver / 1000,
+              driver % 1000 / 10);
+  snprintf (description, description_size, "%s (sm_%d%d, %d SMs, %.0f GiB), %s, CUDA runtime %d.%d",
+            p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0,
+            driver_text, runtime / 1000, runtime % 1000 / 10);
+}
+
+void *
+cuda_open (const gh_options *options, gh_fault fault, char *description, size_t description_size,
+           gh_error *error)
+{
+  int driver = 0, runtime = 0;
+  if (!probe_devices (options, fault, &driver, &runtime, error))
+    return nullptr;
 
   cuda_backend *backend = static_cast<cuda_backend *> (calloc (1, sizeof (cuda_backend)));
   if (!backend)
@@ -188,6 +139,7 @@ cuda_open (const gh_options *options, gh_fault fault, char *description, size_t 
       return nullptr;
     }
   backend->device = options->device;
+  cudaError_t code;
   if ((code = cudaSetDevice (backend->device)) != cudaSuccess
       || (code = cudaGetDeviceProperties (&backend->properties, backend->device)) != cudaSuccess
       || (code = cudaFree (nullptr)) != cudaSuccess) /* makes the context now, not mid-run */
@@ -197,19 +149,7 @@ cuda_open (const gh_options *options, gh_fault fault, char *description, size_t 
       return nullptr;
     }
   device_opened = true;
-
-  char release[64], driver_text[96];
-  read_driver_release (release, sizeof release);
-  if (release[0])
-    snprintf (driver_text, sizeof driver_text, "driver %s (CUDA %d.%d)", release, driver / 1000,
-              driver % 1000 / 10);
-  else
-    snprintf (driver_text, sizeof driver_text, "driver for CUDA %d.%d", driver / 1000,
-              driver % 1000 / 10);
-  const cudaDeviceProp &p = backend->properties;
-  snprintf (description, description_size, "%s (sm_%d%d, %d SMs, %.0f GiB), %s, CUDA runtime %d.%d",
-            p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0,
-            driver_text, runtime / 1000, runtime % 1000 / 10);
+  describe_device (backend->properties, driver, runtime, description, description_size);
   return backend;
 }
 
@@ -217,11 +157,7 @@ void
 cuda_close (void *data)
 {
   cuda_backend *backend = static_cast<cuda_backend *> (data);
-  for (spare_buffer &spare : backend->spare)
-    if (spare.data)
-      cudaFreeHost (spare.data);
-  cudaFree (backend->spare_device.data);
-  cudaGetLastError ();
+  gh::free_spares (backend);
   free (backend);
 }
 
@@ -232,236 +168,6 @@ cuda_release_device (void)
   if (device_opened)
     cudaDeviceReset ();
   device_opened = false;
-}
-
-/* A pinned buffer of at least `bytes` into *held (with its real size): a spare one when there
- * is one, else a new one. */
-cudaError_t
-take_pinned (cuda_backend *backend, size_t bytes, spare_buffer *held)
-{
-  for (spare_buffer &spare : backend->spare)
-    if (spare.data && spare.bytes >= bytes)
-      {
-        *held = spare;
-        spare.data = nullptr;
-        return cudaSuccess;
-      }
-  held->bytes = bytes;
-  return cudaHostAlloc (&held->data, bytes, cudaHostAllocDefault);
-}
-
-/* Keeps a run's pinned buffer for the next run; when every slot is taken, in place of a smaller
- * spare, else frees it. */
-void
-give_back_pinned (cuda_backend *backend, spare_buffer held)
-{
-  spare_buffer *smallest = nullptr;
-  for (spare_buffer &spare : backend->spare)
-    {
-      if (!spare.data)
-        {
-          spare = held;
-          return;
-        }
-      if (!smallest || spare.bytes < smallest->bytes)
-        smallest = &spare;
-    }
-  if (smallest->bytes < held.bytes)
-    std::swap (*smallest, held);
-  cudaFreeHost (held.data);
-}
-
-/* The device's strip buffer of at least `bytes`: the spare one when it is large enough. */
-cudaError_t
-take_device_strip (cuda_backend *backend, size_t bytes, spare_buffer *held)
-{
-  spare_buffer &spare = backend->spare_device;
-  if (spare.data && spare.bytes >= bytes)
-    {
-      *held = spare;
-      spare.data = nullptr;
-      return cudaSuccess;
-    }
-  held->bytes = bytes;
-  return cudaMalloc (&held->data, bytes);
-}
-
-/* Keeps the larger of a run's strip buffer and the spare one. */
-void
-give_back_device_strip (cuda_backend *backend, spare_buffer held)
-{
-  spare_buffer &spare = backend->spare_device;
-  if (spare.data && spare.bytes >= held.bytes)
-    {
-      cudaFree (held.data);
-      return;
-    }
-  cudaFree (spare.data);
-  spare = held;
-}
-
-void
-destroy_events (cuda_run *run)
-{
-  for (int i = 0; i < run->event_count; i++)
-    {
-      cudaEventDestroy (run->rep_start[i]);
-      cudaEventDestroy (run->rep_stop[i]);
-    }
-  free (run->rep_start);
-  free (run->rep_stop);
-  run->event_count = 0;
-}
-
-/* Frees what the run holds; safe on a half-made run.  Errors are ignored: nothing to report to. */
-void
-cuda_run_free (cuda_run *run)
-{
-  if (run->stream)
-    cudaStreamSynchronize (run->stream);
-  for (int i = 0; i < 2; i++)
-    {
-      if (run->staging[i])
-        give_back_pinned (run->backend, run->staging_held[i]);
-      if (run->staging_free[i])
-        cudaEventDestroy (run->staging_free[i]);
-    }
-  if (run->device_strip)
-    give_back_device_strip (run->backend, run->device_strip_held);
-  cudaFree (run->strip_bins);
-  cudaFree (run->read_sink);
-  cudaFree (run->scratch);
-  cudaFree (run->device_interleaved);
-  cudaFree (run->strip_sums);
-  cudaFree (run->device_coverage);
-  for (int m = 0; m < GH_N_METHODS; m++)
-    cudaFree (run->totals128[m]);
-  for (int m = 0; m < GH_N_METHODS; m++)
-    cudaFree (run->totals[m]);
-  destroy_events (run);
-  if (run->upload_start)
-    cudaEventDestroy (run->upload_start);
-  if (run->upload_stop)
-    cudaEventDestroy (run->upload_stop);
-  if (run->stream)
-    cudaStreamDestroy (run->stream);
-  cudaGetLastError ();
-  free (run);
-}
-
-/* The device side of a weighted or derived run: the coverage plane, the strip's sums, the
- * totals of each counting method. */
-gh_status
-allocate_weighted (cuda_run *run, gh_error *error)
-{
-  const gh_run_plan &plan = run->plan;
-  const size_t table = static_cast<size_t> (plan.out_channels) * plan.bins;
-  const size_t pixels = plan.strip_capacity / (plan.channels * plan.bytes_per_sample);
-  if (plan.coverage_bytes)
-    GH_CUDA_CHECK (cudaMalloc (&run->device_coverage, pixels * plan.coverage_bytes + 16),
-                   "allocating device memory for the coverage");
-  GH_CUDA_CHECK (cudaMalloc (&run->strip_sums, table * sizeof (unsigned long long)),
-                 "allocating device memory");
-  GH_CUDA_CHECK (
-      cudaMemsetAsync (run->strip_sums, 0, table * sizeof (unsigned long long), run->stream),
-      "clearing device memory");
-  for (int m = 0; m < GH_N_METHODS; m++)
-    if (run->sink->weighted[m] || run->sink->counts[m])
-      {
-        GH_CUDA_CHECK (cudaMalloc (&run->totals128[m], 2 * table * sizeof (unsigned long long)),
-                       "allocating device memory");
-        GH_CUDA_CHECK (cudaMemsetAsync (run->totals128[m], 0,
-                                        2 * table * sizeof (unsigned long long), run->stream),
-                       "clearing device memory");
-      }
-  return GH_OK;
-}
-
-gh_status
-allocate_run (cuda_run *run, gh_error *error)
-{
-  const gh_run_plan &plan = run->plan;
-  const size_t table = static_cast<size_t> (plan.channels) * plan.bins;
-  GH_CUDA_CHECK (cudaSetDevice (run->backend->device), "selecting the device");
-  GH_CUDA_CHECK (cudaStreamCreateWithFlags (&run->stream, cudaStreamNonBlocking),
-                 "creating a stream");
-  if (plan.fault == GH_FAULT_OOM)
-    {
-      /* More than any GPU has: the real out-of-memory path. */
-      void *too_much = nullptr;
-      GH_CUDA_CHECK (cudaMalloc (&too_much, static_cast<size_t> (1) << 56),
-                     "allocating device memory");
-    }
-  /* A planar strip pads each plane to 16 bytes. */
-  const size_t planar_bytes
-      = run->wide_fastest.planar
-            ? plan.channels * gh::planar_stride (plan.strip_capacity / (2 * plan.channels)) * 2
-            : 0;
-  /* The second staging buffer only pays when the caller fills it while the GPU counts. */
-  for (int i = 0; i < (plan.repetitions == 0 ? 2 : 1); i++)
-    {
-      GH_CUDA_CHECK (take_pinned (run->backend, run->staging_bytes, &run->staging_held[i]),
-                     "allocating pinned host memory");
-      run->staging[i] = static_cast<uint8_t *> (run->staging_held[i].data);
-      GH_CUDA_CHECK (cudaEventCreateWithFlags (&run->staging_free[i], cudaEventDisableTiming),
-                     "creating an event");
-    }
-  GH_CUDA_CHECK (take_device_strip (
-                     run->backend,
-                     (planar_bytes > plan.strip_capacity ? planar_bytes : plan.strip_capacity) + 16,
-                     &run->device_strip_held),
-                 "allocating device memory for a strip");
-  run->device_strip = static_cast<uint8_t *> (run->device_strip_held.data);
-  if (planar_bytes)
-    GH_CUDA_CHECK (cudaMalloc (&run->device_interleaved, plan.strip_capacity + 16),
-                   "allocating device memory for a strip");
-  GH_CUDA_CHECK (cudaMalloc (&run->strip_bins, table * sizeof (unsigned int)),
-                 "allocating device memory");
-  GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table * sizeof (unsigned int), run->stream),
-                 "clearing device memory");
-  GH_CUDA_CHECK (cudaMalloc (&run->read_sink, sizeof (unsigned int)), "allocating device memory");
-  if (run->weighted)
-    {
-      gh_status status = allocate_weighted (run, error);
-      if (status != GH_OK)
-        return status;
-    }
-  const size_t scratch
-      = run->wide ? gh::wide_scratch_bytes (run->wide_fastest, plan.channels, plan.bins) : 0;
-  if (scratch)
-    {
-      GH_CUDA_CHECK (cudaMalloc (&run->scratch, scratch), "allocating the global copies");
-      GH_CUDA_CHECK (cudaMemsetAsync (run->scratch, 0, scratch, run->stream),
-                     "clearing device memory");
-    }
-  for (int m = 0; m < GH_N_METHODS; m++)
-    if (run->sink->counts[m] && !run->weighted)
-      {
-        GH_CUDA_CHECK (cudaMalloc (&run->totals[m], table * sizeof (unsigned long long)),
-                       "allocating device memory");
-        GH_CUDA_CHECK (
-            cudaMemsetAsync (run->totals[m], 0, table * sizeof (unsigned long long), run->stream),
-            "clearing device memory");
-      }
-  if (plan.repetitions > 0)
-    {
-      const int events = GH_N_METHODS * plan.repetitions;
-      run->rep_start = static_cast<cudaEvent_t *> (calloc (events, sizeof (cudaEvent_t)));
-      run->rep_stop = static_cast<cudaEvent_t *> (calloc (events, sizeof (cudaEvent_t)));
-      if (!run->rep_start || !run->rep_stop)
-        {
-          gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
-          return GH_ERROR_OUT_OF_MEMORY;
-        }
-      for (; run->event_count < events; run->event_count++)
-        {
-          GH_CUDA_CHECK (cudaEventCreate (&run->rep_start[run->event_count]), "creating an event");
-          GH_CUDA_CHECK (cudaEventCreate (&run->rep_stop[run->event_count]), "creating an event");
-        }
-      GH_CUDA_CHECK (cudaEventCreate (&run->upload_start), "creating an event");
-      GH_CUDA_CHECK (cudaEventCreate (&run->upload_stop), "creating an event");
-    }
-  return GH_OK;
 }
 
 /* Leaves a method out of the run (its sink arrays freed), where its table cannot fit. */
@@ -537,10 +243,10 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
     status = gh::plan_fastest (backend->properties, plan->channels, plan->layout, &run->fastest,
                                error);
   if (status == GH_OK)
-    status = allocate_run (run, error);
+    status = gh::allocate_run (run, error);
   if (status != GH_OK)
     {
-      cuda_run_free (run);
+      gh::free_run (run);
       return nullptr;
     }
   if (run->weighted)
@@ -841,14 +547,14 @@ cuda_run_end (void *data, gh_error *error)
     gh_error_set (error, status, "%s", run->deferred_message);
   else
     status = collect (run, error);
-  cuda_run_free (run);
+  gh::free_run (run);
   return status;
 }
 
 void
 cuda_run_abort (void *data)
 {
-  cuda_run_free (static_cast<cuda_run *> (data));
+  gh::free_run (static_cast<cuda_run *> (data));
 }
 
 } // namespace

@@ -81,32 +81,18 @@ shared_limit (const cudaDeviceProp &device)
   return limit;
 }
 
-} // namespace
-
+/* The strategy's table: its shared memory, slices and passes, or why it does not fit. */
 gh_status
-plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy requested,
-           wide_plan *plan, gh_error *error)
+shape_wide_plan (const cudaDeviceProp &device, size_t limit, int channels, int bins,
+                 wide_plan *plan, gh_error *error)
 {
-  const size_t limit = shared_limit (device);
   const size_t table32 = static_cast<size_t> (channels) * bins * 4;
   const size_t table16 = table32 / 2;
   /* The widest slice of one channel's 32-bit counters a block can hold. */
   const int max_slice = static_cast<int> (limit / 4);
   const int parts = (bins + max_slice - 1) / max_slice;
 
-  /* Measured on an H200 (docs/BENCHMARKS.md): planar slices beat 16-bit counters and the global
-   * copies on every input once the 32-bit table stops fitting. */
-  gh_strategy strategy = requested;
-  if (strategy == GH_STRATEGY_AUTO)
-    strategy = table32 <= limit ? GH_STRATEGY_SHARED : GH_STRATEGY_SLICED;
-
-  *plan = wide_plan{};
-  plan->strategy = strategy;
-  plan->threads = strategy == GH_STRATEGY_SHARED || strategy == GH_STRATEGY_SLICED ? kSlicedThreads
-                                                                                   : kWideThreads;
-  plan->slice = bins;
-  plan->passes = 1;
-  switch (strategy)
+  switch (plan->strategy)
     {
     case GH_STRATEGY_SHARED:
       if (table32 > limit)
@@ -145,7 +131,13 @@ plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy req
       plan->copies = kGlobalCopies;
       break;
     }
+  return GH_OK;
+}
 
+/* The blocks that fit the device at once (whole groups of slices for SLICED), or why none fits. */
+gh_status
+fit_wide_blocks (const cudaDeviceProp &device, int channels, wide_plan *plan, gh_error *error)
+{
   const void *kernel = kernel_for (channels, plan->strategy);
   cudaError_t code = cudaSuccess;
   if (plan->shared_bytes > 0)
@@ -173,6 +165,31 @@ plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy req
         plan->blocks = plan->passes;
     }
   return GH_OK;
+}
+
+} // namespace
+
+gh_status
+plan_wide (const cudaDeviceProp &device, int channels, int bins, gh_strategy requested,
+           wide_plan *plan, gh_error *error)
+{
+  const size_t limit = shared_limit (device);
+  const size_t table32 = static_cast<size_t> (channels) * bins * 4;
+
+  /* Measured on an H200 (docs/BENCHMARKS.md): planar slices beat 16-bit counters and the global
+   * copies on every input once the 32-bit table stops fitting. */
+  gh_strategy strategy = requested;
+  if (strategy == GH_STRATEGY_AUTO)
+    strategy = table32 <= limit ? GH_STRATEGY_SHARED : GH_STRATEGY_SLICED;
+
+  *plan = wide_plan{};
+  plan->strategy = strategy;
+  plan->threads = strategy == GH_STRATEGY_SHARED || strategy == GH_STRATEGY_SLICED ? kSlicedThreads
+                                                                                   : kWideThreads;
+  plan->slice = bins;
+  plan->passes = 1;
+  gh_status status = shape_wide_plan (device, limit, channels, bins, plan, error);
+  return status == GH_OK ? fit_wide_blocks (device, channels, plan, error) : status;
 }
 
 void

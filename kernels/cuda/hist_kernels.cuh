@@ -173,6 +173,10 @@ load_step (const uint4 *vec, size_t base, size_t units, size_t vectors, uint4 (&
     }
 }
 
+/* One function of about 100 lines on purpose: the zeroing, the software-pipelined loads, the
+ * counting, the flushes and the merge are one pass whose load/atomic order and register use were
+ * tuned and checked in SASS as a whole (docs/BENCHMARKS.md, "The fastest kernel's layouts" and
+ * "What moved, and why"); splitting it is a change to measure again, not a tidy-up. */
 template <int C, int L, int THREADS>
 __global__ void
 __launch_bounds__ (THREADS)

@@ -294,6 +294,10 @@ flush_columns (unsigned int *sh, unsigned long long *out)
     }
 }
 
+/* One function of about 100 lines on purpose: the loads, the weights, Value and Luminance, the
+ * fix path, the atomics and the flushes are one pass whose load/atomic order and register use
+ * were tuned and checked in SASS as a whole (docs/BENCHMARKS.md, "Weighted and derived runs");
+ * splitting it is a change to measure again, not a tidy-up. */
 template <int C, int COV, bool ALPHA, bool DERIVED, int GROUPS = kGroups>
 __global__ void
 __launch_bounds__ (kWeightedThreads)
