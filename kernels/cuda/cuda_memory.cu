@@ -131,6 +131,16 @@ allocate_strips (cuda_run *run, gh_error *error)
   return GH_OK;
 }
 
+/* A device buffer of `bytes`, cleared on the run's stream. */
+template <typename T>
+gh_status
+allocate_cleared (cuda_run *run, T **buffer, size_t bytes, const char *what, gh_error *error)
+{
+  GH_CUDA_CHECK (cudaMalloc (buffer, bytes), what);
+  GH_CUDA_CHECK (cudaMemsetAsync (*buffer, 0, bytes, run->stream), "clearing device memory");
+  return GH_OK;
+}
+
 /* The device side of a weighted or derived run: the coverage plane, the strip's sums, the
  * totals of each counting method. */
 gh_status
@@ -142,21 +152,13 @@ allocate_weighted (cuda_run *run, gh_error *error)
   if (plan.coverage_bytes)
     GH_CUDA_CHECK (cudaMalloc (&run->device_coverage, pixels * plan.coverage_bytes + 16),
                    "allocating device memory for the coverage");
-  GH_CUDA_CHECK (cudaMalloc (&run->strip_sums, table * sizeof (unsigned long long)),
-                 "allocating device memory");
-  GH_CUDA_CHECK (
-      cudaMemsetAsync (run->strip_sums, 0, table * sizeof (unsigned long long), run->stream),
-      "clearing device memory");
+  gh_status status = allocate_cleared (run, &run->strip_sums, table * sizeof (unsigned long long),
+                                       "allocating device memory", error);
   for (int m = 0; m < GH_N_METHODS; m++)
-    if (run->sink->weighted[m] || run->sink->counts[m])
-      {
-        GH_CUDA_CHECK (cudaMalloc (&run->totals128[m], 2 * table * sizeof (unsigned long long)),
-                       "allocating device memory");
-        GH_CUDA_CHECK (cudaMemsetAsync (run->totals128[m], 0,
-                                        2 * table * sizeof (unsigned long long), run->stream),
-                       "clearing device memory");
-      }
-  return GH_OK;
+    if (status == GH_OK && (run->sink->weighted[m] || run->sink->counts[m]))
+      status = allocate_cleared (run, &run->totals128[m], 2 * table * sizeof (unsigned long long),
+                                 "allocating device memory", error);
+  return status;
 }
 
 /* The strip's 32-bit table, the read-only pass's sink, a weighted run's sums, the global copies
@@ -166,35 +168,22 @@ allocate_tables (cuda_run *run, gh_error *error)
 {
   const gh_run_plan &plan = run->plan;
   const size_t table = static_cast<size_t> (plan.channels) * plan.bins;
-  GH_CUDA_CHECK (cudaMalloc (&run->strip_bins, table * sizeof (unsigned int)),
-                 "allocating device memory");
-  GH_CUDA_CHECK (cudaMemsetAsync (run->strip_bins, 0, table * sizeof (unsigned int), run->stream),
-                 "clearing device memory");
+  gh_status status = allocate_cleared (run, &run->strip_bins, table * sizeof (unsigned int),
+                                       "allocating device memory", error);
+  if (status != GH_OK)
+    return status;
   GH_CUDA_CHECK (cudaMalloc (&run->read_sink, sizeof (unsigned int)), "allocating device memory");
   if (run->weighted)
-    {
-      gh_status status = allocate_weighted (run, error);
-      if (status != GH_OK)
-        return status;
-    }
+    status = allocate_weighted (run, error);
   const size_t scratch
       = run->wide ? gh::wide_scratch_bytes (run->wide_fastest, plan.channels, plan.bins) : 0;
-  if (scratch)
-    {
-      GH_CUDA_CHECK (cudaMalloc (&run->scratch, scratch), "allocating the global copies");
-      GH_CUDA_CHECK (cudaMemsetAsync (run->scratch, 0, scratch, run->stream),
-                     "clearing device memory");
-    }
+  if (status == GH_OK && scratch)
+    status = allocate_cleared (run, &run->scratch, scratch, "allocating the global copies", error);
   for (int m = 0; m < GH_N_METHODS; m++)
-    if (run->sink->counts[m] && !run->weighted)
-      {
-        GH_CUDA_CHECK (cudaMalloc (&run->totals[m], table * sizeof (unsigned long long)),
-                       "allocating device memory");
-        GH_CUDA_CHECK (
-            cudaMemsetAsync (run->totals[m], 0, table * sizeof (unsigned long long), run->stream),
-            "clearing device memory");
-      }
-  return GH_OK;
+    if (status == GH_OK && run->sink->counts[m] && !run->weighted)
+      status = allocate_cleared (run, &run->totals[m], table * sizeof (unsigned long long),
+                                 "allocating device memory", error);
+  return status;
 }
 
 /* A timed run's events: one pair a repetition of each method, and the upload's pair. */
