@@ -24,6 +24,9 @@
 
 G_BEGIN_DECLS
 
+/* The channels a report can hold: the drawable's, then value and luminance for RGB layers. */
+#define GPUHIST_MAX_COUNTED_CHANNELS (GH_MAX_CHANNELS + 2)
+
 /* What to read: a drawable's buffer, the rectangle within it (the selection's bounds), and the
  * format to read it in.  The glue fills it; the core never asks GIMP anything. */
 typedef struct
@@ -38,7 +41,34 @@ typedef struct
   int channels;               /* 1 to 4 */
   const char *channel_names[GH_MAX_CHANNELS]; /* "red", "green", "blue", "alpha", "gray" */
   gchar *drawable_name;                       /* for the dialog and JSON; owned */
+  /* The selection's shape, read beside the pixels as the engine's coverage plane; NULL when
+   * nothing is selected, so that no plane is fetched at all (gpuhist_source_set_coverage). */
+  GeglBuffer *coverage_buffer;  /* the selection channel's buffer, image coordinates; not owned */
+  int coverage_dx, coverage_dy; /* the drawable's offsets: area + offset is the mask's rect */
+  const Babl *coverage_format;  /* "Y u8" or "Y u16": the mask's own width, never float */
+  int coverage_bytes;           /* 0 (no plane), 1 or 2 */
+  /* GIMP's rules for this drawable: its last channel is a layer's alpha, which weighs the colour
+   * (gray) channels; it is RGB (or indexed, read as RGB), so value and luminance are added. */
+  gboolean alpha_weighs;
+  gboolean derived;
 } GpuhistSource;
+
+/* How pixels weigh (the procedure's `weighting`): as GIMP's histogram counts them (selection
+ * coverage, alpha), or whole pixels where the selection covers at least one half, alpha ignored
+ * (exact integer counts). */
+typedef enum
+{
+  GPUHIST_WEIGHTING_GIMP,
+  GPUHIST_WEIGHTING_PIXELS
+} GpuhistWeighting;
+
+/* What is counted (the procedure's `source`): the drawable, or the image as shown (every
+ * visible layer composited), made without touching the image. */
+typedef enum
+{
+  GPUHIST_SOURCE_DRAWABLE,
+  GPUHIST_SOURCE_VISIBLE
+} GpuhistSourceKind;
 
 typedef struct
 {
@@ -47,6 +77,8 @@ typedef struct
   gchar *output_file; /* CSV or JSON by extension; NULL or "" for none */
   int bins;           /* per channel: 256 (0 means 256), 1024, 4096, 16384 or 65536; 8-bit and
                          indexed layers always count into 256 */
+  GpuhistWeighting weighting;
+  GpuhistSourceKind source;
 } GpuhistSettings;
 
 /* Results of one measurement of a layer, and optionally of synthetic flat and noise images of
@@ -67,8 +99,8 @@ typedef struct
   double submit_ms;
   double finish_ms;
   double progress_ms;
-  int channels;
-  const char *channel_names[GH_MAX_CHANNELS];
+  int channels; /* counted: the drawable's, then value and luminance (layer.derived) */
+  const char *channel_names[GPUHIST_MAX_COUNTED_CHANNELS];
   gchar *drawable_name;
   /* Added by the measurement (measure.c); zero or NULL when unknown. */
   GeglRectangle area;  /* the rectangle that was counted, in the drawable's coordinates */

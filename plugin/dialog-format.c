@@ -2,6 +2,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "dialog-format.h"
+#include "report.h"
 
 gchar *
 gpuhist_format_number_ms (double ms)
@@ -85,11 +86,12 @@ contention_of (const gh_result *result, double *busiest_share, int *bins_used)
 
   *busiest_share = 0.0;
   *bins_used = 0;
-  for (c = 0; result->counts != NULL && c < result->channels; c++)
+  for (c = 0; c < result->channels; c++)
     {
       gh_channel_stats stats;
 
-      gh_stats_compute (result->counts + (size_t) c * result->bins, result->bins, &stats);
+      if (!gpuhist_result_channel_stats (result, c, &stats))
+        break;
       *busiest_share = MAX (*busiest_share, stats.busiest_share);
       *bins_used = MAX (*bins_used, stats.bins_used);
     }
@@ -267,7 +269,7 @@ gpuhist_format_strategy (const GpuhistReport *report)
   double ceiling = gpuhist_timing_median (layer, GH_TIME_READ_ONLY);
   GString *text = g_string_new (NULL);
 
-  if (layer->counts == NULL)
+  if (layer->counts == NULL && layer->values == NULL)
     return g_string_free (text, FALSE);
   /* TRANSLATORS: e.g. "4096 bins a channel; the fastest kernel ran as: shared, 4 ch x 4096
    * bins, 64 KiB shared" */

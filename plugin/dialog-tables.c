@@ -5,6 +5,7 @@
 
 #include "dialog-private.h"
 #include "gtk-compat.h"
+#include "report.h"
 
 GtkWidget *
 gpuhist_dialog_table_new (GtkListStore *store, const char *accessible_name,
@@ -75,14 +76,14 @@ fill_stats (GpuhistDialog *d)
   int c;
 
   gtk_list_store_clear (d->stats_store);
-  for (c = 0; report->layer.counts != NULL && c < report->layer.channels; c++)
+  for (c = 0; c < report->layer.channels; c++)
     {
       gh_channel_stats stats;
       gchar *cells[GPUHIST_STATS_COLUMNS];
 
       /* Over all the bins counted: the statistics are in bins, whatever the plot shows. */
-      gh_stats_compute (report->layer.counts + (size_t) c * report->layer.bins, report->layer.bins,
-                        &stats);
+      if (!gpuhist_result_channel_stats (&report->layer, c, &stats))
+        break;
       cells[0] = channel_markup (report->channel_names[c]);
       gpuhist_format_stats_cells (&stats, cells + 1);
       append_row (d->stats_store, cells, GPUHIST_STATS_COLUMNS);
@@ -210,8 +211,11 @@ gpuhist_dialog_update_all (GpuhistDialog *d)
   GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (d->view);
   int c;
 
-  gpuhist_histogram_view_set_data (view, report->layer.counts, report->layer.channels,
-                                   report->layer.bins, report->channel_names);
+  uint64_t *counts = gpuhist_report_display_counts (&report->layer);
+
+  gpuhist_histogram_view_set_data (view, counts, report->layer.channels, report->layer.bins,
+                                   report->channel_names);
+  g_free (counts);
   /* Keep the user's choice of channels across re-runs. */
   for (c = 0; c < GH_MAX_CHANNELS; c++)
     gpuhist_histogram_view_set_channel_visible (

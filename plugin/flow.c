@@ -40,22 +40,37 @@ several_drawables_note (const GpuhistHost *host, const GpuhistRequest *request, 
   return note;
 }
 
+/* What to count of `drawable` (the request's, or the visible image's layer, which GIMP does not
+ * let PDB calls such as mask_intersect see, since it is never inserted): its kind and the
+ * selection's bounds within it; FALSE when they do not intersect. */
+static gboolean
+drawable_area (const GpuhistHost *host, const GpuhistRequest *request, gpointer drawable,
+               GpuhistDrawableKind *kind, GeglRectangle *area)
+{
+  if (drawable != request->drawable)
+    {
+      *kind = GPUHIST_DRAWABLE_LAYER;
+      return host->image_mask_bounds (request->drawable, area);
+    }
+  *kind = host->is_mask_or_channel (drawable) ? GPUHIST_DRAWABLE_MASK_OR_CHANNEL
+                                              : GPUHIST_DRAWABLE_LAYER;
+  return host->mask_intersect (drawable, area);
+}
+
 /* The drawable's pixels as a source, the engine starting up while GIMP gives them. */
 static gboolean
-open_source (const GpuhistHost *host, const GpuhistRequest *request, gboolean start_engine,
-             GpuhistSource *source, GeglBuffer **buffer, gchar **note, GError **error)
+open_source (const GpuhistHost *host, const GpuhistRequest *request, gpointer drawable,
+             gboolean start_engine, GpuhistSource *source, GeglBuffer **buffer, GeglBuffer **mask,
+             gchar **note, GError **error)
 {
-  gpointer drawable = request->drawable;
   GpuhistDrawableKind kind;
   GeglRectangle area;
   gchar *name;
   gboolean ok;
 
-  if (host->is_group (drawable))
+  if (drawable == request->drawable && host->is_group (drawable))
     return fail (error, GPUHIST_ERROR_NO_PIXELS, _ (host->group_error));
-  kind = host->is_mask_or_channel (drawable) ? GPUHIST_DRAWABLE_MASK_OR_CHANNEL
-                                             : GPUHIST_DRAWABLE_LAYER;
-  if (!host->mask_intersect (drawable, &area) || area.width <= 0 || area.height <= 0)
+  if (!drawable_area (host, request, drawable, &kind, &area) || area.width <= 0 || area.height <= 0)
     return fail (error, GPUHIST_ERROR_NO_PIXELS,
                  _ ("The selection does not intersect the drawable: there are no pixels to "
                     "count."));
@@ -72,6 +87,17 @@ open_source (const GpuhistHost *host, const GpuhistRequest *request, gboolean st
     }
   ok = gpuhist_source_init (source, *buffer, &area, kind, request->settings.linear, name, error);
   g_free (name);
+  if (ok)
+    {
+      int offset_x = 0;
+      int offset_y = 0;
+
+      /* The visible image's layer covers the image: no offsets. */
+      *mask = host->get_selection (request->drawable, &offset_x, &offset_y);
+      if (drawable != request->drawable)
+        offset_x = offset_y = 0;
+      gpuhist_source_set_coverage (source, *mask, offset_x, offset_y);
+    }
   return ok;
 }
 
@@ -112,23 +138,68 @@ count (const GpuhistHost *host, GpuhistRequest *request, const GpuhistSource *so
   return gpuhist_run_batch (source, &request->settings, &monitor, note, report, error);
 }
 
+/* The arguments the glue passes on unchecked: 2.10's integers for weighting and source. */
+static gboolean
+check_settings (const GpuhistSettings *settings, GError **error)
+{
+  if (settings->weighting != GPUHIST_WEIGHTING_GIMP
+      && settings->weighting != GPUHIST_WEIGHTING_PIXELS)
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+                   _ ("weighting must be 0 (gimp) or 1 (pixels), not %d."), settings->weighting);
+      return FALSE;
+    }
+  if (settings->source != GPUHIST_SOURCE_DRAWABLE && settings->source != GPUHIST_SOURCE_VISIBLE)
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+                   _ ("source must be 0 (drawable) or 1 (visible), not %d."), settings->source);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* What to read: the drawable, or for source visible a layer of the image as shown that the
+ * caller deletes (*visible). */
+static gpointer
+pick_drawable (const GpuhistHost *host, const GpuhistRequest *request, gpointer *visible,
+               GError **error)
+{
+  *visible = NULL;
+  if (request->settings.source != GPUHIST_SOURCE_VISIBLE)
+    return request->drawable;
+  *visible = host->new_visible (request->drawable);
+  if (*visible == NULL)
+    fail (error, GPUHIST_ERROR_NO_PIXELS,
+          _ ("The image has no visible layer: there is no visible image to count."));
+  return *visible;
+}
+
 GpuhistFlowStatus
 gpuhist_flow_run (const GpuhistHost *host, GpuhistRequest *request, GpuhistReport *report,
                   gboolean *fetch_only, GError **error)
 {
   GpuhistSource source = { 0 };
   GeglBuffer *buffer = NULL;
+  GeglBuffer *mask = NULL;
+  gpointer drawable = NULL;
+  gpointer visible = NULL;
   gchar *note = NULL;
   GError *local = NULL;
   gboolean ok;
 
   /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels, no engine. */
   *fetch_only = request->mode == GPUHIST_MODE_NONINTERACTIVE && gpuhist_fetch_only_requested ();
-  ok = open_source (host, request, !*fetch_only, &source, &buffer, &note, &local)
+  ok = check_settings (&request->settings, &local)
+       && (drawable = pick_drawable (host, request, &visible, &local)) != NULL
+       && open_source (host, request, drawable, !*fetch_only, &source, &buffer, &mask, &note,
+                       &local)
        && count (host, request, &source, note, *fetch_only, report, &local);
   gpuhist_keeper_discard ();
   gpuhist_source_clear (&source);
   g_clear_object (&buffer);
+  g_clear_object (&mask);
+  if (visible != NULL)
+    host->delete_visible (visible);
   g_free (note);
   if (ok)
     return GPUHIST_FLOW_OK;

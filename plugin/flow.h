@@ -31,9 +31,19 @@ typedef struct
   gboolean (*is_mask_or_channel) (gpointer drawable);
   /* The selection's bounds within the drawable; FALSE when they do not intersect. */
   gboolean (*mask_intersect) (gpointer drawable, GeglRectangle *area);
+  /* The selection's bounds in the drawable's image (the whole image when nothing is selected);
+   * FALSE when empty. */
+  gboolean (*image_mask_bounds) (gpointer drawable, GeglRectangle *area);
   GeglBuffer *(*get_buffer) (gpointer drawable); /* a new reference, or NULL */
-  gchar *(*get_name) (gpointer drawable);        /* newly allocated */
-  gboolean (*exists) (gpointer drawable);        /* still there while the dialog is open */
+  /* The image's selection channel (a new reference) and the drawable's offsets in the image;
+   * NULL when nothing is selected: the run then fetches no coverage plane at all. */
+  GeglBuffer *(*get_selection) (gpointer drawable, int *offset_x, int *offset_y);
+  gchar *(*get_name) (gpointer drawable); /* newly allocated */
+  /* source visible: a new layer of the drawable's image as shown, never inserted into it (no
+   * undo step), and its deletion; NULL when no layer of the image is visible. */
+  gpointer (*new_visible) (gpointer drawable);
+  void (*delete_visible) (gpointer layer);
+  gboolean (*exists) (gpointer drawable); /* still there while the dialog is open */
   void (*progress_init) (const char *message);
   void (*progress_update) (double fraction);
   void (*message) (const char *text); /* shown to the user at once */

@@ -24,7 +24,9 @@ typedef struct
   gint32 repetitions;
   gint32 linear;
   gchar output_file[1024];
-  gint32 bins; /* last, so that values saved before it existed still read */
+  gint32 bins; /* after the older fields, so that values saved before it existed still read */
+  gint32 weighting;
+  gint32 source;
 } SavedValues;
 
 static void query (void);
@@ -91,6 +93,11 @@ static const GimpParamDef proc_args[] = {
   { GIMP_PDB_INT32, "repetitions", GPUHIST_ARG_REPETITIONS_DOC },
   { GIMP_PDB_INT32, "linear", GPUHIST_ARG_LINEAR_DOC },
   { GIMP_PDB_INT32, "bins", GPUHIST_ARG_BINS_DOC },
+  { GIMP_PDB_INT32, "weighting",
+    "0 = gimp (as GIMP's histogram: selection coverage and alpha), 1 = pixels (whole pixels where "
+    "the selection covers at least half, alpha ignored)" },
+  { GIMP_PDB_INT32, "source",
+    "0 = drawable, 1 = visible (the image as shown, every visible layer)" },
 };
 static const GimpParamDef proc_return_vals[] = {
   { GIMP_PDB_INT32, "n-channels", GPUHIST_RET_N_CHANNELS_DOC },
@@ -98,10 +105,12 @@ static const GimpParamDef proc_return_vals[] = {
     "Length of counts: n-channels * the bins counted (256 for 8-bit and indexed layers); 0 "
     "past 49152 values (GIMP 2.10's Script-Fu cannot take more): use output-file then" },
   { GIMP_PDB_FLOATARRAY, "counts",
-    "Pixels per bin, the bins counted per channel, channel by channel (exact integers)" },
+    "Pixels per bin, the bins counted per channel, channel by channel (weighted: doubles; exact "
+    "integers when they are)" },
   { GIMP_PDB_STRING, "backend", GPUHIST_RET_BACKEND_DOC },
   { GIMP_PDB_INT32, "num-timings", "Length of timings: 6" },
   { GIMP_PDB_FLOATARRAY, "timings", GPUHIST_RET_TIMINGS_DOC },
+  { GIMP_PDB_STRING, "channel-names", GPUHIST_RET_CHANNEL_NAMES_DOC " (comma-separated)" },
 };
 
 static void
@@ -153,11 +162,60 @@ host_mask_intersect (gpointer drawable, GeglRectangle *area)
                                        &area->height);
 }
 
+static gboolean
+host_image_mask_bounds (gpointer drawable, GeglRectangle *area)
+{
+  gint32 image = gimp_item_get_image (GPOINTER_TO_INT (drawable));
+  gboolean non_empty = FALSE;
+  gint x1, y1, x2, y2;
+
+  if (!gimp_selection_bounds (image, &non_empty, &x1, &y1, &x2, &y2))
+    return FALSE;
+  *area = (GeglRectangle){ x1, y1, x2 - x1, y2 - y1 };
+  return area->width > 0 && area->height > 0;
+}
+
 static GeglBuffer *
 host_get_buffer (gpointer drawable)
 {
   gegl_init (NULL, NULL); /* 2.10's libgimp leaves GEGL to the plug-in */
   return gimp_drawable_get_buffer (GPOINTER_TO_INT (drawable));
+}
+
+static GeglBuffer *
+host_get_selection (gpointer drawable, int *offset_x, int *offset_y)
+{
+  gint32 image = gimp_item_get_image (GPOINTER_TO_INT (drawable));
+
+  if (gimp_selection_is_empty (image))
+    return NULL;
+  gimp_drawable_offsets (GPOINTER_TO_INT (drawable), offset_x, offset_y);
+  return gimp_drawable_get_buffer (gimp_image_get_selection (image));
+}
+
+static gpointer
+host_new_visible (gpointer drawable)
+{
+  gint32 image = gimp_item_get_image (GPOINTER_TO_INT (drawable));
+  gint n_layers = 0;
+  gint *layers = gimp_image_get_layers (image, &n_layers);
+  gboolean any = FALSE;
+  gint32 visible;
+
+  for (gint i = 0; i < n_layers && !any; i++)
+    any = gimp_item_get_visible (layers[i]);
+  g_free (layers);
+  if (!any)
+    return NULL;
+  /* Made in the image but never inserted: no undo step, nothing the user sees. */
+  visible = gimp_layer_new_from_visible (image, image, "visible");
+  return visible > 0 ? GINT_TO_POINTER (visible) : NULL;
+}
+
+static void
+host_delete_visible (gpointer layer)
+{
+  gimp_item_delete (GPOINTER_TO_INT (layer));
 }
 
 static gchar *
@@ -184,8 +242,12 @@ static const GpuhistHost host = {
   host_is_group,
   host_is_mask_or_channel,
   host_mask_intersect,
+  host_image_mask_bounds,
   host_get_buffer,
+  host_get_selection,
   host_get_name,
+  host_new_visible,
+  host_delete_visible,
   host_exists,
   gpuhist_host_progress_init,
   gpuhist_host_progress_update,
@@ -205,14 +267,17 @@ save_settings (const GpuhistSettings *settings, gpointer user_data)
 
   gpuhist_host_settings_to_keep (settings, &saved->repetitions, &saved->bins);
   saved->linear = settings->linear;
+  saved->weighting = settings->weighting;
+  saved->source = settings->source;
   saved->output_file[0] = '\0';
   gimp_set_data (PLUG_IN_PROC, saved, sizeof *saved);
 }
 
 /* The return values outlive run(): GIMP sends them after it returns. */
-static GimpParam values[7];
+static GimpParam values[8];
 static gchar *error_message;
 static gchar *backend_line;
+static gchar *names_line;
 static gdouble *counts_array;
 static gdouble *timings_array;
 
@@ -226,6 +291,17 @@ return_error (gint *n_return_vals, GimpPDBStatusType status, const gchar *messag
   values[1].type = GIMP_PDB_STRING;
   values[1].data.d_string = error_message;
   *n_return_vals = 2;
+}
+
+/* The report's channel names, NULL-terminated (its array has room for one more). */
+static const gchar *const *
+report_names (const GpuhistReport *report)
+{
+  static const gchar *names[GPUHIST_MAX_COUNTED_CHANNELS + 1];
+
+  for (gint i = 0; i <= GPUHIST_MAX_COUNTED_CHANNELS; i++)
+    names[i] = i < report->channels ? report->channel_names[i] : NULL;
+  return names;
 }
 
 static void
@@ -255,9 +331,13 @@ return_report (gint *n_return_vals, const GpuhistReport *report, gboolean fetch_
   values[5].data.d_int32 = n;
   values[6].type = GIMP_PDB_FLOATARRAY;
   values[6].data.d_floatarray = timings_array;
+  g_free (names_line);
+  names_line = g_strjoinv (",", (gchar **) report_names (report));
+  values[7].type = GIMP_PDB_STRING;
+  values[7].data.d_string = names_line;
   values[0].type = GIMP_PDB_STATUS;
   values[0].data.d_status = GIMP_PDB_SUCCESS;
-  *n_return_vals = 7;
+  *n_return_vals = 8;
 }
 
 /* The arguments, or for interactive and last-values runs what was saved; NULL when they are
@@ -277,6 +357,10 @@ read_arguments (gint n_params, const GimpParam *param, SavedValues *saved)
         saved->linear = param[5].data.d_int32 != 0;
       if (n_params > 6)
         saved->bins = param[6].data.d_int32; /* the flow says when it is not a bin count */
+      if (n_params > 7)
+        saved->weighting = param[7].data.d_int32; /* and when these are not 0 or 1 */
+      if (n_params > 8)
+        saved->source = param[8].data.d_int32;
       if (saved->repetitions < 0 || saved->repetitions > GPUHIST_MAX_REPETITIONS)
         return _ ("repetitions must be between 0 and 1000.");
       return NULL;
@@ -286,6 +370,8 @@ read_arguments (gint n_params, const GimpParam *param, SavedValues *saved)
   saved->repetitions = CLAMP (saved->repetitions, 0, GPUHIST_MAX_REPETITIONS);
   if (!gpuhist_bins_valid (saved->bins))
     saved->bins = GH_BINS;
+  saved->weighting = CLAMP (saved->weighting, GPUHIST_WEIGHTING_GIMP, GPUHIST_WEIGHTING_PIXELS);
+  saved->source = CLAMP (saved->source, GPUHIST_SOURCE_DRAWABLE, GPUHIST_SOURCE_VISIBLE);
   if (run_mode == GIMP_RUN_INTERACTIVE)
     saved->output_file[0] = '\0'; /* the dialog exports on request */
   return NULL;
@@ -294,7 +380,7 @@ read_arguments (gint n_params, const GimpParam *param, SavedValues *saved)
 static void
 run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals)
 {
-  SavedValues saved = { GPUHIST_DEFAULT_REPETITIONS, FALSE, "", GH_BINS };
+  SavedValues saved = { GPUHIST_DEFAULT_REPETITIONS, FALSE, "", GH_BINS, 0, 0 };
   GpuhistRequest request = { 0 };
   GpuhistReport report = { 0 };
   GError *error = NULL;
@@ -326,6 +412,8 @@ run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals)
   request.settings.repetitions = saved.repetitions;
   request.settings.linear = saved.linear;
   request.settings.bins = saved.bins;
+  request.settings.weighting = (GpuhistWeighting) saved.weighting;
+  request.settings.source = (GpuhistSourceKind) saved.source;
   request.settings.output_file = saved.output_file[0] ? saved.output_file : NULL;
   request.save_settings = save_settings;
   request.save_settings_data = &saved;
@@ -375,6 +463,7 @@ take_return_values (const GimpParam *returned, gint n_returned, gint *n_return_v
 
   g_clear_pointer (&error_message, g_free);
   g_clear_pointer (&backend_line, g_free);
+  g_clear_pointer (&names_line, g_free);
   g_clear_pointer (&counts_array, g_free);
   g_clear_pointer (&timings_array, g_free);
   /* One string (the backend, or the error's message) and up to two arrays (counts, timings). */
@@ -389,8 +478,12 @@ take_return_values (const GimpParam *returned, gint n_returned, gint *n_return_v
         case GIMP_PDB_INT32:
           length = returned[i].data.d_int32; /* the next array's length */
           break;
-        case GIMP_PDB_STRING:
-          *string_owner = values[i].data.d_string = g_strdup (returned[i].data.d_string);
+        case GIMP_PDB_STRING: /* the backend or the error, then the channel names */
+          values[i].data.d_string = g_strdup (returned[i].data.d_string);
+          if (*string_owner == NULL)
+            *string_owner = values[i].data.d_string;
+          else
+            names_line = values[i].data.d_string;
           break;
         case GIMP_PDB_FLOATARRAY:
           values[i].data.d_floatarray

@@ -133,20 +133,35 @@ add_arguments (GimpProcedure *procedure)
   /* bins takes any int, so that a wrong count is the plug-in's clear execution error. */
   gimp_procedure_add_int_argument (procedure, "bins", _ ("_Bins"), _ (GPUHIST_ARG_BINS_DOC),
                                    G_MININT, G_MAXINT, 256, G_PARAM_READWRITE);
+  gimp_procedure_add_choice_argument (
+      procedure, "weighting", _ ("Weighting"), _ (GPUHIST_ARG_WEIGHTING_DOC),
+      gimp_choice_new_with_values ("gimp", GPUHIST_WEIGHTING_GIMP, _ ("As GIMP counts"), NULL,
+                                   "pixels", GPUHIST_WEIGHTING_PIXELS, _ ("Whole pixels"), NULL,
+                                   NULL),
+      "gimp", G_PARAM_READWRITE);
+  gimp_procedure_add_choice_argument (
+      procedure, "source", _ ("Source"), _ (GPUHIST_ARG_SOURCE_DOC),
+      gimp_choice_new_with_values ("drawable", GPUHIST_SOURCE_DRAWABLE, _ ("The drawable"), NULL,
+                                   "visible", GPUHIST_SOURCE_VISIBLE, _ ("The visible image"), NULL,
+                                   NULL),
+      "drawable", G_PARAM_READWRITE);
 
   gimp_procedure_add_int_return_value (procedure, "n-channels", "Channels",
-                                       GPUHIST_RET_N_CHANNELS_DOC, 0, GH_MAX_CHANNELS, 0,
-                                       G_PARAM_READWRITE);
+                                       GPUHIST_RET_N_CHANNELS_DOC, 0, GPUHIST_MAX_COUNTED_CHANNELS,
+                                       0, G_PARAM_READWRITE);
   gimp_procedure_add_double_array_return_value (
       procedure, "counts", "Counts",
       "Pixels per bin, the bins counted per channel (256 for 8-bit and indexed layers), channel "
-      "by channel (exact integers); Script-Fu in GIMP 3.0.4 crashes on 65536 values or more: "
+      "by channel (weighted: doubles; exact integers when they are); Script-Fu in GIMP 3.0.4 "
+      "crashes on 65536 values or more: "
       "use output-file there",
       G_PARAM_READWRITE);
   gimp_procedure_add_string_return_value (procedure, "backend", "Backend", GPUHIST_RET_BACKEND_DOC,
                                           "", G_PARAM_READWRITE);
   gimp_procedure_add_double_array_return_value (procedure, "timings", "Timings",
                                                 GPUHIST_RET_TIMINGS_DOC, G_PARAM_READWRITE);
+  gimp_procedure_add_string_array_return_value (procedure, "channel-names", "Channel names",
+                                                GPUHIST_RET_CHANNEL_NAMES_DOC, G_PARAM_READWRITE);
 }
 
 static GimpProcedure *
@@ -202,10 +217,56 @@ host_mask_intersect (gpointer drawable, GeglRectangle *area)
   return gimp_drawable_mask_intersect (drawable, &area->x, &area->y, &area->width, &area->height);
 }
 
+static gboolean
+host_image_mask_bounds (gpointer drawable, GeglRectangle *area)
+{
+  GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
+  gboolean non_empty = FALSE;
+  gint x1, y1, x2, y2;
+
+  if (!gimp_selection_bounds (image, &non_empty, &x1, &y1, &x2, &y2))
+    return FALSE;
+  *area = (GeglRectangle){ x1, y1, x2 - x1, y2 - y1 };
+  return area->width > 0 && area->height > 0;
+}
+
 static GeglBuffer *
 host_get_buffer (gpointer drawable)
 {
   return gimp_drawable_get_buffer (drawable);
+}
+
+static GeglBuffer *
+host_get_selection (gpointer drawable, int *offset_x, int *offset_y)
+{
+  GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
+
+  if (gimp_selection_is_empty (image))
+    return NULL;
+  gimp_drawable_get_offsets (GIMP_DRAWABLE (drawable), offset_x, offset_y);
+  return gimp_drawable_get_buffer (GIMP_DRAWABLE (gimp_image_get_selection (image)));
+}
+
+static gpointer
+host_new_visible (gpointer drawable)
+{
+  GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
+  GimpLayer **layers = gimp_image_get_layers (image);
+  gboolean any = FALSE;
+
+  for (gint i = 0; layers != NULL && layers[i] != NULL && !any; i++)
+    any = gimp_item_get_visible (GIMP_ITEM (layers[i]));
+  g_free (layers);
+  if (!any)
+    return NULL;
+  /* Made in the image but never inserted: no undo step, nothing the user sees. */
+  return gimp_layer_new_from_visible (image, image, "visible");
+}
+
+static void
+host_delete_visible (gpointer layer)
+{
+  gimp_item_delete (GIMP_ITEM (layer));
 }
 
 static gchar *
@@ -232,8 +293,12 @@ static const GpuhistHost host = {
   host_is_group,
   host_is_mask_or_channel,
   host_mask_intersect,
+  host_image_mask_bounds,
   host_get_buffer,
+  host_get_selection,
   host_get_name,
+  host_new_visible,
+  host_delete_visible,
   host_exists,
   gpuhist_host_progress_init,
   gpuhist_host_progress_update,
@@ -270,6 +335,10 @@ report_values (GimpProcedure *procedure, const GpuhistReport *report, gboolean f
   gint n_counts, n_timings;
   gdouble *counts = gpuhist_report_counts (report, &n_counts);
   gdouble *timings = gpuhist_flow_timings (report, fetch_only, &n_timings);
+  const gchar *names[GPUHIST_MAX_COUNTED_CHANNELS + 1] = { NULL };
+
+  for (gint i = 0; i < report->channels && i < GPUHIST_MAX_COUNTED_CHANNELS; i++)
+    names[i] = report->channel_names[i];
 
   if (n_counts == 0) /* no counts (GPUHIST_FETCH_ONLY): GIMP's empty arrays take NULL data */
     g_clear_pointer (&counts, g_free);
@@ -277,6 +346,7 @@ report_values (GimpProcedure *procedure, const GpuhistReport *report, gboolean f
   GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 2, counts, n_counts);
   GIMP_VALUES_SET_STRING (values, 3, report->layer.backend);
   GIMP_VALUES_TAKE_DOUBLE_ARRAY (values, 4, timings, n_timings);
+  GIMP_VALUES_SET_STRV (values, 5, (const gchar **) names);
   return values;
 }
 
@@ -298,6 +368,8 @@ read_arguments (GimpRunMode run_mode, GimpProcedureConfig *config, GpuhistSettin
   settings->repetitions = CLAMP (repetitions, 0, GPUHIST_MAX_REPETITIONS);
   settings->linear = linear;
   settings->bins = bins;
+  settings->weighting = gimp_procedure_config_get_choice_id (config, "weighting");
+  settings->source = gimp_procedure_config_get_choice_id (config, "source");
   if (output_file != NULL && output_file[0] == '\0')
     g_clear_pointer (&output_file, g_free);
   settings->output_file = output_file;
@@ -405,6 +477,8 @@ hand_over (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   GimpValueArray *values;
   GimpPDBStatusType status;
   gchar *output_file = NULL;
+  gchar *weighting = NULL;
+  gchar *source = NULL;
   gint repetitions = GPUHIST_DEFAULT_REPETITIONS, bins = GH_BINS;
   gboolean linear = FALSE;
 
@@ -415,11 +489,13 @@ hand_over (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   resident = gimp_pdb_lookup_procedure (pdb, GPUHIST_RESIDENT_PROC);
   resident_config = gimp_procedure_create_config (resident);
   g_object_get (config, "output-file", &output_file, "repetitions", &repetitions, "linear", &linear,
-                "bins", &bins, NULL);
+                "bins", &bins, "weighting", &weighting, "source", &source, NULL);
   g_object_set (resident_config, "run-mode", run_mode, "image", image, "drawables", drawables,
                 "output-file", output_file, "repetitions", repetitions, "linear", linear, "bins",
-                bins, NULL);
+                bins, "weighting", weighting, "source", source, NULL);
   g_free (output_file);
+  g_free (weighting);
+  g_free (source);
 
   /* Its errors are this procedure's: GIMP shows them once, when they are returned from here. */
   gimp_plug_in_set_pdb_error_handler (plug_in, GIMP_PDB_ERROR_HANDLER_PLUGIN);

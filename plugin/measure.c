@@ -17,6 +17,7 @@ measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_er
 {
   const GpuhistSource *source = stream->source;
   const GeglRectangle *area = &source->area;
+  gh_run_spec spec;
   gh_run *run;
   gh_status status;
   int y = area->y;
@@ -24,10 +25,17 @@ measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_er
   gint64 begin = g_get_monotonic_time ();
 
   stream->fetch_us = stream->submit_us = stream->progress_us = stream->last_progress_us = 0;
-  if (stream->bytes_per_sample == 2)
-    run = gh_run_begin_samples (engine, area->width, area->height, source->channels, 2, gherr);
+  gh_run_spec_init (&spec, area->width, area->height, source->channels, stream->bytes_per_sample);
+  spec.binning = GH_BINNING_GIMP;
+  spec.derived = source->derived;
+  if (stream->coverage_threshold)
+    spec.coverage_bytes = source->coverage_bytes > 0 ? 1 : 0; /* 0 or 255 a pixel */
   else
-    run = gh_run_begin (engine, area->width, area->height, source->channels, gherr);
+    {
+      spec.coverage_bytes = source->coverage_bytes;
+      spec.alpha_weighted = source->alpha_weighs;
+    }
+  run = gh_run_begin_spec (engine, &spec, gherr);
   stream->begin_us = g_get_monotonic_time () - begin;
   if (run == NULL)
     return gherr->status != GH_OK ? gherr->status : GH_ERROR_OUT_OF_MEMORY;
@@ -64,6 +72,7 @@ measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_er
           gh_run_abort (run);
           return GH_ERROR_INVALID_ARGUMENT;
         }
+      gpuhist_stream_fetch_coverage (stream, y, rows, gh_run_coverage_buffer (run));
       begin = g_get_monotonic_time ();
       status = gh_run_submit_strip (run, rows, gherr);
       stream->submit_us += g_get_monotonic_time () - begin;
@@ -174,6 +183,7 @@ gpuhist_measure (gh_engine *engine, const GpuhistSource *source, const GpuhistSe
   gpuhist_report_clear (report);
   if (!open_stream (engine, source, monitor, bins, &stream, error))
     return FALSE;
+  stream.coverage_threshold = settings && settings->weighting == GPUHIST_WEIGHTING_PIXELS;
   set_methods (engine, settings);
 
   start = g_get_monotonic_time ();
@@ -209,7 +219,7 @@ run_pattern (gh_engine *engine, gh_pattern pattern, const GpuhistReport *report,
       gh_error gherr = { GH_OK, "" };
       gh_status status
           = gh_histogram_pattern (engine, pattern, report->area.width, report->area.height,
-                                  report->channels, result, &gherr);
+                                  report->layer.input_channels, result, &gherr);
       if (status == GH_OK)
         return TRUE;
       gpuhist_result_reset (result);
@@ -228,7 +238,7 @@ gpuhist_compare_patterns (gh_engine *engine, const GpuhistSettings *settings, Gp
                           GError **error)
 {
   g_return_val_if_fail (engine != NULL && report != NULL, FALSE);
-  if (report->channels < 1 || report->area.width <= 0 || report->area.height <= 0)
+  if (report->layer.input_channels < 1 || report->area.width <= 0 || report->area.height <= 0)
     {
       g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
                    _ ("Measure the layer before comparing it with flat and noisy images."));

@@ -32,11 +32,39 @@ json_bool (gboolean value)
   return value ? "true" : "false";
 }
 
-/* The plug-in's members after the engine's: drawable, area, linear, the bins asked for, the
- * fetch format, the times, and the note. */
+/* Each channel's clipping: the share of its counted weight in the lowest bin (shadows) and in
+ * the highest (highlights), 0 for an empty channel.  An object by channel name, since the
+ * channels' own objects are the engine's. */
+static void
+write_clipping (FILE *out, const GpuhistReport *report)
+{
+  const gh_result *r = &report->layer;
+  char low[G_ASCII_DTOSTR_BUF_SIZE];
+  char high[G_ASCII_DTOSTR_BUF_SIZE];
+
+  fputs (",\n  \"clipping\": {", out);
+  for (int c = 0; r->values != NULL && c < report->channels && c < r->channels; c++)
+    {
+      const double *v = r->values + (size_t) c * r->bins;
+      double total = 0.0;
+
+      for (int b = 0; b < r->bins; b++)
+        total += v[b];
+      g_ascii_formatd (low, sizeof low, "%.9g", total > 0.0 ? v[0] / total : 0.0);
+      g_ascii_formatd (high, sizeof high, "%.9g", total > 0.0 ? v[r->bins - 1] / total : 0.0);
+      fputs (c > 0 ? ", " : "", out);
+      json_string (out, report->channel_names[c]);
+      fprintf (out, ": {\"shadows\": %s, \"highlights\": %s}", low, high);
+    }
+  fputc ('}', out);
+}
+
+/* The plug-in's members after the engine's: clipping, drawable, area, linear, the bins asked for,
+ * the fetch format, the times, and the note. */
 static void
 write_plugin_members (FILE *out, const GpuhistReport *report)
 {
+  write_clipping (out, report);
   fputs (",\n  \"drawable\": ", out);
   json_string (out, report->drawable_name);
   fprintf (out, ",\n  \"area\": {\"x\": %d, \"y\": %d, \"width\": %d, \"height\": %d}",
@@ -155,7 +183,7 @@ gpuhist_report_write (const GpuhistReport *report, const char *path, GError **er
   g_return_val_if_fail (report != NULL, FALSE);
   if (path == NULL || path[0] == '\0')
     return TRUE;
-  if (report->layer.counts == NULL)
+  if (report->layer.values == NULL)
     {
       g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
                    _ ("There are no results to write."));

@@ -12,7 +12,8 @@ void gpuhist_report_clear (GpuhistReport *report);
 void gpuhist_result_reset (gh_result *result);
 /* Drops the flat and noise rows. */
 void gpuhist_report_reset_comparison (GpuhistReport *report);
-/* The source's channels and their names. */
+/* The source's channels and their names, then value and luminance when the layer's result has
+ * them (set the result first). */
 void gpuhist_report_set_channels (GpuhistReport *report, const GpuhistSource *source);
 
 /* The values returned to the PDB: counts as doubles (n_channels * bins, channel by channel, exact
@@ -21,6 +22,15 @@ void gpuhist_report_set_channels (GpuhistReport *report, const GpuhistSource *so
 #define GPUHIST_N_RETURN_TIMINGS 6
 gdouble *gpuhist_report_counts (const GpuhistReport *report, gint *n_counts);
 gdouble *gpuhist_report_timings (const GpuhistReport *report, gint *n_timings);
+
+/* The result's counts for drawing: its own for unweighted runs, else its values (pixels)
+ * rounded to whole pixels; NULL when it has none.  Newly allocated (g_free). */
+uint64_t *gpuhist_report_display_counts (const gh_result *result);
+
+/* One channel's statistics, from the counts of unweighted runs or the values (pixels) of
+ * weighted ones; FALSE when the result has no such channel. */
+gboolean gpuhist_result_channel_stats (const gh_result *result, int channel,
+                                       gh_channel_stats *stats);
 
 /* Writes the report as CSV or JSON, chosen by the file's extension; nothing for a NULL or empty
  * path.  JSON: the engine's object for the layer (gh_write_json) with the plug-in's fields added

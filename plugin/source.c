@@ -135,10 +135,30 @@ gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectan
   source->fetch_format = pick_fetch_format (model, buffer_format, buffer_type);
   source->fetch_format16 = pick_fetch_format16 (model, buffer_format, buffer_type);
   source->channels = (gray ? 1 : 3) + (alpha ? 1 : 0);
+  source->alpha_weighs = alpha && kind == GPUHIST_DRAWABLE_LAYER;
+  source->derived = !gray && kind == GPUHIST_DRAWABLE_LAYER;
   for (int i = 0; i < source->channels; i++)
     source->channel_names[i] = gray ? names_gray[i] : names_rgb[i];
   source->drawable_name = g_strdup (name ? name : "");
   return TRUE;
+}
+
+void
+gpuhist_source_set_coverage (GpuhistSource *source, GeglBuffer *mask, int offset_x, int offset_y)
+{
+  const Babl *format;
+  gboolean u8;
+
+  if (mask == NULL)
+    return;
+  format = gegl_buffer_get_format (mask);
+  u8 = strcmp (babl_get_name (babl_format_get_type (format, 0)), "u8") == 0;
+  source->coverage_buffer = mask;
+  source->coverage_dx = offset_x;
+  source->coverage_dy = offset_y;
+  /* A selection is a coverage, not a colour: read linear Y, whatever the mask's curve tag. */
+  source->coverage_format = babl_format (u8 ? "Y u8" : "Y u16");
+  source->coverage_bytes = u8 ? 1 : 2;
 }
 
 void
@@ -150,4 +170,7 @@ gpuhist_source_clear (GpuhistSource *source)
   source->buffer = NULL;
   source->fetch_format = NULL;
   source->fetch_format16 = NULL;
+  source->coverage_buffer = NULL;
+  source->coverage_format = NULL;
+  source->coverage_bytes = 0;
 }

@@ -17,6 +17,13 @@ gboolean gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const G
                               GpuhistDrawableKind kind, gboolean linear, const gchar *name,
                               GError **error);
 
+/* Adds the selection's shape: `mask` is the image's selection channel (image coordinates), the
+ * drawable sits at (offset_x, offset_y) in the image.  Read in the mask's own 8 or 16 bits
+ * (float masks as 16 bits, GIMP's coverage to 1/65535); pixels outside the mask's extent (a
+ * layer partly outside the image) weigh 0.  Takes no reference. */
+void gpuhist_source_set_coverage (GpuhistSource *source, GeglBuffer *mask, int offset_x,
+                                  int offset_y);
+
 void gpuhist_source_clear (GpuhistSource *source);
 
 G_END_DECLS

@@ -162,6 +162,43 @@ gpuhist_stream_fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *stri
   return TRUE;
 }
 
+/* weighting pixels: the coverage as the weighted path reads it, then 255 where it is at least
+ * one half (127.5 of 255, so 128; 32767.5 of 65535, so 32768), else 0. */
+static void
+fetch_coverage_threshold (const GpuhistSource *source, const GeglRectangle *rect, uint8_t *plane)
+{
+  size_t n = (size_t) rect->width * rect->height;
+  guint8 *own = g_malloc (n * source->coverage_bytes);
+
+  gegl_buffer_get (source->coverage_buffer, rect, 1.0, source->coverage_format, own,
+                   rect->width * source->coverage_bytes, GEGL_ABYSS_NONE);
+  if (source->coverage_bytes == 2)
+    for (size_t i = 0; i < n; i++)
+      plane[i] = ((const uint16_t *) own)[i] >= 32768 ? 255 : 0;
+  else
+    for (size_t i = 0; i < n; i++)
+      plane[i] = own[i] >= 128 ? 255 : 0;
+  g_free (own);
+}
+
+void
+gpuhist_stream_fetch_coverage (GpuhistStream *stream, int y, int rows, uint8_t *plane)
+{
+  const GpuhistSource *source = stream->source;
+  GeglRectangle rect
+      = { source->area.x + source->coverage_dx, y + source->coverage_dy, source->area.width, rows };
+  gint64 start = g_get_monotonic_time ();
+
+  if (source->coverage_buffer == NULL || plane == NULL)
+    return;
+  if (stream->coverage_threshold)
+    fetch_coverage_threshold (source, &rect, plane);
+  else /* ABYSS_NONE: where the layer lies outside the image, the selection is 0 there. */
+    gegl_buffer_get (source->coverage_buffer, &rect, 1.0, source->coverage_format, plane,
+                     source->area.width * source->coverage_bytes, GEGL_ABYSS_NONE);
+  stream->fetch_us += g_get_monotonic_time () - start;
+}
+
 void
 gpuhist_stream_clear (GpuhistStream *stream)
 {

@@ -26,7 +26,8 @@ typedef struct
   int strip_rows;  /* preferred rows per strip */
   gboolean direct; /* gegl_buffer_get straight into the strip buffer */
   const Babl *fetch_format;
-  int bytes_per_sample; /* of the engine's samples: 1, or 2 for more than 256 bins */
+  int bytes_per_sample;        /* of the engine's samples: 1, or 2 for more than 256 bins */
+  gboolean coverage_threshold; /* weighting pixels: the plane is 0 or 255, one byte a pixel */
   const char *type;
   int fetch_bpp;
   guint8 *scratch;
@@ -53,6 +54,11 @@ void gpuhist_stream_clear (GpuhistStream *stream);
 /* Reads `rows` rows from buffer row y into strip (packed rows of 8-bit or 16-bit samples). */
 gboolean gpuhist_stream_fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *strip,
                                     GError **error);
+
+/* Reads the same rows of the selection's coverage into plane (packed rows of
+ * source->coverage_bytes a pixel, width pixels each; with coverage_threshold one byte, 255 where
+ * the coverage is at least one half, else 0); nothing without a coverage plane. */
+void gpuhist_stream_fetch_coverage (GpuhistStream *stream, int y, int rows, uint8_t *plane);
 
 /* Tells the monitor how far the run is, at most once per interval but always at the end. */
 void gpuhist_stream_progress (GpuhistStream *stream, double fraction);

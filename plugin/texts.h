@@ -60,12 +60,20 @@
 #define GPUHIST_ARG_BINS_DOC                                                                       \
   N_ ("Bins per channel: 256, 1024, 4096, 16384 or 65536 (every 16-bit level); 8-bit and "         \
       "indexed layers always count into 256")
+#define GPUHIST_ARG_WEIGHTING_DOC                                                                  \
+  N_ ("How pixels weigh: gimp (as GIMP's histogram: selection coverage and alpha) or pixels "      \
+      "(whole pixels where the selection covers at least half, alpha ignored)")
+#define GPUHIST_ARG_SOURCE_DOC                                                                     \
+  N_ ("What to count: drawable, or visible (the image as shown, every visible layer)")
 #define GPUHIST_MAX_REPETITIONS 1000
 #define GPUHIST_DEFAULT_REPETITIONS 5
 
 /* The return values both versions describe alike (counts differs: each GIMP's Script-Fu has its
  * own limit). */
-#define GPUHIST_RET_N_CHANNELS_DOC "Channels counted (1 to 4)"
+#define GPUHIST_RET_N_CHANNELS_DOC                                                                 \
+  "Channels counted (1 to 6): the drawable's, then value and luminance for RGB layers"
+#define GPUHIST_RET_CHANNEL_NAMES_DOC                                                              \
+  "The channels' names in the order of counts: red, green, blue, alpha, gray, value, luminance"
 #define GPUHIST_RET_BACKEND_DOC "The GPU, driver and runtime that counted, or the CPU and why"
 #define GPUHIST_RET_TIMINGS_DOC                                                                    \
   "Milliseconds: global atomics, privatized, fastest, read-only, upload, fetch from GIMP; -1 "     \

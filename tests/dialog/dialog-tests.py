@@ -11,16 +11,16 @@ interactively.  Then, from outside GIMP as a user would:
   4. checks, through the accessibility bus where it works, the histogram area and a timing
      table with its rows (where at-spi is missing, says so and relies on 3);
   5. (issue 8) picks more bins from the keyboard, as a user would (Alt+I focuses "Bins per
-     channel", then the arrow keys), and presses Re-run (Alt+E): 4096 bins in 2.10 and 16384 in
-     3.0, the most whose counts each Script-Fu takes back (tests/view draws 65536).  The image
-     is 16-bit, so that the bins are its own.  It checks that the histogram is drawn again and,
+     channel", then the arrow keys), and presses Re-run (Alt+E): 4096 bins in both (five
+     channels of an RGB layer since issue 15), the most whose counts each Script-Fu takes back
+     (tests/view draws 65536).  The image is 16-bit, so that the bins are its own.  It checks that the histogram is drawn again and,
      through at-spi, the line under the timing table: the bins, what the fastest kernel ran as
      and its time against the read-only ceiling;
   6. presses Close (Alt+C, the button's mnemonic);
   7. checks that GIMP still runs, and that the batch, continuing after the plug-in, found the
      image clean and its pixels unchanged, and that the interactive call returned the Re-run's
-     counts: 3 x the bins picked, each channel adding up to the pixels, equal to a
-     non-interactive call with those bins.
+     counts: 5 x (red, green, blue, value, luminance) the bins picked, each channel adding up
+     to the pixels, equal to a non-interactive call with those bins.
 
 Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool, ImageMagick or GIMP).
 Output: TAP-like lines for people; the exit status is what meson reads.
@@ -49,7 +49,9 @@ CURVES = {
 # The bins picked in step 5, and the keys that pick them in the combo of 256, 1024, 4096, 16384
 # and 65536 (plugin/dialog.c).  The call's counts come back to Script-Fu, which takes no more
 # than 49152 values: 2.10's plug-in returns none past that, 3.0's Script-Fu crashes on 65536.
-MORE_BINS = {"2": (4096, ["Home", "Down", "Down"]), "3": (16384, ["End", "Up"])}
+# 4096 in both since issue 15: an RGB layer returns five channels, and five of 16384 bins (81920
+# values) crash GIMP 3.0.4's Script-Fu, which takes arrays of fewer than 65536 values only.
+MORE_BINS = {"2": (4096, ["Home", "Down", "Down"]), "3": (4096, ["Home", "Down", "Down"])}
 PIXELS = 320 * 200
 
 # A curve runs across the whole plot (at least 256 pixels wide, one step per level), so its
@@ -153,8 +155,8 @@ def batch_script(version, work):
         plasma = '(plug-in-plasma RUN-NONINTERACTIVE img layer 7 2.5)'
         precision = "(gimp-image-convert-precision img PRECISION-U16-GAMMA)"
         export = '(file-png-save-defaults RUN-NONINTERACTIVE img layer %s %s)'
-        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 5 FALSE 256)'
-        again = '(plug-in-gpu-histogram RUN-NONINTERACTIVE img layer "" 0 FALSE bins)'
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 5 FALSE 256 0 0)'
+        again = '(plug-in-gpu-histogram RUN-NONINTERACTIVE img layer "" 0 FALSE bins 0 0)'
         counts_of = "caddr"  # (n-channels num-counts counts backend num-timings timings)
     dirty = '(car (gimp-image-is-dirty img))'
 
@@ -193,11 +195,11 @@ def batch_script(version, work):
   (gimp-image-clean-all img)
   (gh-note %(started)s "started")
   (let* ((shown (%(counts_of)s %(run)s))
-         (bins (/ (vector-length shown) 3))
+         (bins (/ (vector-length shown) 5))
          (counted (%(counts_of)s %(again)s)))
     (gh-note %(dirty_file)s %(dirty)s)
     (gh-note %(counts_file)s
-             (list (vector-length shown) (gh-sums shown 3) (gh-same? shown counted))))
+             (list (vector-length shown) (gh-sums shown 5) (gh-same? shown counted))))
   %(after)s
   (gh-note %(done)s "done"))
 """ % dict(new_layer=new_layer, plasma=plasma, precision=precision,
@@ -541,7 +543,8 @@ def main():
         returned = os.path.join(work, "counts")
         returned = open(returned).read().strip() if os.path.exists(returned) else ""
         numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d*)?", returned)]
-        checks.ok(numbers == [3 * bins, PIXELS, PIXELS, PIXELS, 1],
+        # red, green, blue, then value and luminance (issue 15)
+        checks.ok(numbers == [5 * bins] + [PIXELS] * 5 + [1],
                   "the interactive call returned the Re-run's %d bins a channel, each channel "
                   "adding up to %d pixels, equal to a non-interactive call at %d bins"
                   % (bins, PIXELS, bins), "(length (sums) same): " + returned)

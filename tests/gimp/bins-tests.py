@@ -13,7 +13,8 @@ calls the procedure with named arguments.  This script counts the stored values 
 Python, not the engine) and compares bin by bin:
 
   - a 16-bit (u16, perceptual) RGB layer of gradient and noise at 65536 bins (every 16-bit
-    level: the count of each stored value) and at 4096 bins (v * 4096 / 65536), as JSON and as
+    level: the count of each stored value) and at 4096 bins (GIMP's rule, floor (v / 65535 *
+    4095 + 0.5) in floats, as the plug-in bins since issue 15), as JSON and as
     CSV with one row per bin;
   - a u16 linear-light layer counted with linear=TRUE (its stored values) at 65536 bins;
   - a float layer (gradient) and one of special values (NaN, infinities, out of range) at 65536
@@ -44,7 +45,7 @@ SKIP = 77
 
 RUN_2 = r"""
 (define (gh-run-bins img d out reps linear bins)
-  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear bins))
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear bins 1 0))
 (define (gh-find-image name)
   (let loop ((imgs (vector->list (cadr (gimp-image-list)))))
     (if (string=? (car (gimp-item-get-name (car (gimp-image-get-active-layer (car imgs))))) name)
@@ -118,11 +119,13 @@ def run(img, layer, label, out, reps, linear, bins, error):
     config.set_property('repetitions', reps)
     config.set_property('linear', linear)
     config.set_property('bins', bins)
+    config.set_property('weighting', 'pixels')
     r = proc.run(config)
     if r.index(0) != Gimp.PDBStatusType.SUCCESS:
         ret = 'failed'
     else:
-        ret = [r.index(1), doubles(r.index(2)), r.index(3), doubles(r.index(4))]
+        ret = [r.index(1), doubles(r.index(2)), r.index(3), doubles(r.index(4)),
+               list(r.index(5) or [])]
     with open(work + '/%s.ret' % label, 'w') as f:
         json.dump(ret, f)
 
@@ -221,7 +224,8 @@ def cases(work):
 
 def huge(gimp, c, run):
     """Whether this call's return value is too big for GIMP 2.10's Script-Fu."""
-    return gimp == "2" and 3 * run[4] > HUGE_RETURN_2 and not run[5]
+    # an RGB layer returns five channels: red, green, blue, value, luminance
+    return gimp == "2" and 5 * run[4] > HUGE_RETURN_2 and not run[5]
 
 
 def case_script(gimp, c, work):
@@ -291,17 +295,31 @@ def stored_values(c, work):
     return vals
 
 
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def gimp_bin(v, bins, levels):
+    """GIMP's rule (issue 15; app/core/gimphistogram.c), which the plug-in follows: the float
+    nearest v / (levels - 1), times (float) (bins - 1) rounded to a float, then floor (x + 0.5);
+    8-bit samples at 256 bins are their own bin."""
+    if bins == levels:
+        return v
+    return int(math.floor(f32(f32(v / (levels - 1)) * f32(bins - 1)) + 0.5))
+
+
 def count(vals, bins, levels):
     out = {}
     for n, vs in vals.items():
         cnt = [0] * bins
         for v in vs:
-            cnt[v * bins // levels] += 1
+            cnt[gimp_bin(v, bins, levels)] += 1
         out[n] = cnt
     return out
 
 
 def compare(chk, label, got, want):
+    got = gimp_results.layer_channels(chk, label, got, want)
     ok = set(got) == set(want)
     chk.check(ok, "%s: channels %s, expected %s" % (label, sorted(got), sorted(want)))
     for n in want:
@@ -316,6 +334,8 @@ def compare(chk, label, got, want):
 
 
 def check_returns(chk, gimp, label, ret, got, bins):
+    names = [n for n in NAMES if n in got]
+    ret = gimp_results.split_returns(chk, label, ret, gimp, names, bins)
     if gimp == "2":
         if not chk.check(isinstance(ret, list) and len(ret) == 6,
                          "%s: 6 return values, got %r" % (label, str(ret)[:200])):
@@ -397,7 +417,7 @@ def check_all(chk, gimp, work):
                                                    data.get("fetch_format")))
             if huge(gimp, c, run):
                 print("%s: return values not checked (GIMP 2.10's Script-Fu cannot take %d "
-                      "counts)" % (label, 3 * bins))
+                      "counts)" % (label, 5 * bins))
             else:
                 check_returns(chk, gimp, label + " return values", ret, got, counted)
 

@@ -284,12 +284,11 @@ def run_simulated_batch(args, chk, work, profile, cmd):
             print("%s (%s): backend %r" % (c["name"], setting, backend))
 
 
-# 2.10 is positional: six arguments, or seven once `bins` (issue 8) is there; 256 bins here.
+# 2.10 is positional: all nine arguments (weighting 1 = pixels: the independent counts are of
+# whole pixels, alpha ignored); 256 bins here.
 GH_RUN_2 = r"""
 (define (gh-run img d out reps linear)
-  (if (= (list-ref (gimp-procedural-db-proc-info "plug-in-gpu-histogram") 6) 7)
-      (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear 256)
-      (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear)))
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out reps linear 256 1 0))
 """
 
 
@@ -391,6 +390,7 @@ def run(img, drawables, out, reps=1, linear=False):
     config.set_property('output-file', out)
     config.set_property('repetitions', reps)
     config.set_property('linear', linear)
+    config.set_property('weighting', 'pixels')
     r = proc.run(config)
     status = int(r.index(0))
     if status != 3:
@@ -636,9 +636,7 @@ def plasma_dialog_script(gimp):
         layer = '(car (gimp-layer-new img 320 200 RGB-IMAGE "Plasma" 100 LAYER-MODE-NORMAL))'
         fill = "(plug-in-plasma RUN-NONINTERACTIVE img layer 7 2.5)"
         # positional: six arguments, or seven once `bins` (issue 8) is there
-        run = ('(if (= (list-ref (gimp-procedural-db-proc-info "plug-in-gpu-histogram") 6) 7)'
-               ' (plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE 256)'
-               ' (plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE))')
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 1 FALSE 256 0 0)'
     else:
         layer = '(car (gimp-layer-new img "Plasma" 320 200 RGB-IMAGE 100 LAYER-MODE-NORMAL))'
         # gegl:plasma renders 1024x768 unless told, and the layer grows to that
@@ -892,8 +890,9 @@ def run_dialog_fallback(args, chk, td, gimp):
             ret[1] if isinstance(ret, list) and len(ret) > 1 else [])
         sizep = os.path.join(work, "size")
         size = gt.read_sexp(sizep) if os.path.exists(sizep) else None
-        sums = [sum(counts[c * 256:(c + 1) * 256]) for c in range(3)] if len(counts) == 768 else []
-        chk.check(size == [320, 200] and sums == [320 * 200] * 3,
+        # red, green, blue, then value and luminance (issue 15)
+        sums = [sum(counts[c * 256:(c + 1) * 256]) for c in range(5)] if len(counts) == 1280 else []
+        chk.check(size == [320, 200] and sums == [320 * 200] * 5,
                   "simulated GPU: a %r layer; every channel's counts add up to its pixels once: %r"
                   % (size, sums))
         dirty = gt.read_sexp(os.path.join(work, "dirty")) if os.path.exists(

@@ -45,7 +45,7 @@ HELPERS = {
     (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7)
     (list img d)))
 (define (gh-run img d out)
-  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256))
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256 0 0))
 (define (gh-resident?)
   (= 1 (car (gimp-procedural-db-proc-exists "plug-in-gpu-histogram-resident"))))
 """,

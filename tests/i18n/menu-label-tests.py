@@ -133,7 +133,7 @@ SCRIPT_2 = r"""
   (gimp-image-insert-layer img layer 0 0)
   (gimp-image-select-rectangle img CHANNEL-OP-REPLACE 60 60 30 30)
   (let ((p (open-output-file "%(ready)s"))) (write img p) (newline p) (close-output-port p))
-  (plug-in-gpu-histogram RUN-NONINTERACTIVE img layer "" 0 FALSE 256))
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img layer "" 0 FALSE 256 0 0))
 """
 
 SCRIPT_3 = r"""

@@ -48,7 +48,8 @@ static void
 measure (GeglBuffer *buffer, const char *name, int bins, const char *path, GpuhistReport *report)
 {
   GpuhistSource source;
-  GpuhistSettings settings = { 0, FALSE, (gchar *) path, bins };
+  GpuhistSettings settings
+      = { 0, FALSE, (gchar *) path, bins, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE };
   GError *error = NULL;
 
   g_assert_true (gpuhist_source_init (&source, buffer, gegl_buffer_get_extent (buffer),
@@ -111,12 +112,15 @@ test_csv (void)
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   lines = g_strsplit (text, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 256 + 1); /* header, rows, after the last \n */
-  g_assert_cmpstr (lines[0], ==, "bin,red,green,blue,alpha");
-  g_assert_cmpstr (lines[1], ==, "0,2,0,1,1");
-  g_assert_cmpstr (lines[2], ==, "1,0,2,0,0");
-  g_assert_cmpstr (lines[3], ==, "2,0,0,2,0");
-  g_assert_cmpstr (lines[129], ==, "128,0,0,0,1");
-  g_assert_cmpstr (lines[256], ==, "255,1,1,0,1");
+  /* GIMP's rule: the colours weigh by alpha (1 + 128/255 = 1.501961 of a pixel, the cleared
+   * yellow pixel nothing), the alpha channel counts each pixel once; value = max (R, G, B) and
+   * luminance (0.2225 * 0 + 0.7169 * 1 + 0.0606 * 2 = 0.8381 of a level: bin 1) follow. */
+  g_assert_cmpstr (lines[0], ==, "bin,red,green,blue,alpha,value,luminance");
+  g_assert_cmpstr (lines[1], ==, "0,1.501961,0,0,1,0,0");
+  g_assert_cmpstr (lines[2], ==, "1,0,1.501961,0,0,0,1.501961");
+  g_assert_cmpstr (lines[3], ==, "2,0,0,1.501961,0,1.501961,0");
+  g_assert_cmpstr (lines[129], ==, "128,0,0,0,1,0,0");
+  g_assert_cmpstr (lines[256], ==, "255,0,0,0,1,0,0");
   g_strfreev (lines);
   g_free (text);
   finish (path, &report, buffer);
@@ -143,7 +147,7 @@ test_json (void)
   gchar *path = temp_path ("gpuhist-test-report.json");
   GpuhistReport report = { 0 };
   JsonParser *parser = json_parser_new ();
-  JsonObject *top, *area;
+  JsonObject *top, *area, *clipping;
   JsonArray *counts;
   gchar *names, *text = NULL;
 
@@ -153,7 +157,8 @@ test_json (void)
   g_assert_nonnull (strstr (text, "\"drawable\": \"say \\\"hi\\\"\\u000a\\u0009tab\""));
   names = member_names (top);
   g_assert_cmpstr (names, ==,
-                   "backend,used_gpu,layout,bins,pixels,bytes,channels,timings_ms,drawable,area,"
+                   "backend,used_gpu,layout,bins,pixels,bytes,channels,timings_ms,clipping,"
+                   "drawable,area,"
                    "linear,requested_bins,fetch_format,fetch_ms,total_ms,engine_ms,engine_kept,"
                    "phases_ms,note");
   g_assert_cmpint (json_object_get_int_member (top, "bins"), ==, 4096);
@@ -170,6 +175,17 @@ test_json (void)
   counts = channel_counts (top, 1);
   g_assert_cmpint (json_array_get_int_element (counts, 2048), ==, 1);
   g_assert_cmpint (json_array_get_int_element (counts, 4095), ==, 1);
+  /* Clipping: red wholly in the lowest bin, half of green in the highest. */
+  clipping = json_object_get_object_member (top, "clipping");
+  g_assert_cmpfloat (
+      json_object_get_double_member (json_object_get_object_member (clipping, "red"), "shadows"),
+      ==, 1.0);
+  g_assert_cmpfloat (json_object_get_double_member (
+                         json_object_get_object_member (clipping, "green"), "highlights"),
+                     ==, 0.5);
+  g_assert_cmpfloat (
+      json_object_get_double_member (json_object_get_object_member (clipping, "green"), "shadows"),
+      ==, 0.0);
   g_free (names);
   g_free (text);
   g_object_unref (parser);
@@ -183,7 +199,8 @@ test_json_comparison (void)
   const guint8 pixels[] = { 1, 2, 3, 4, 5, 6 };
   GeglBuffer *buffer = buffer_new ("R'G'B' u8", 2, 1, pixels);
   gchar *path = temp_path ("gpuhist-test-compare.json");
-  GpuhistSettings settings = { 0, FALSE, NULL, 256 };
+  GpuhistSettings settings
+      = { 0, FALSE, NULL, 256, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE };
   GpuhistReport report = { 0 };
   GpuhistKeeperStart start;
   JsonParser *parser = json_parser_new ();
