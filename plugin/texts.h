@@ -38,18 +38,18 @@
   N_ ("Count the levels of each channel on the GPU and compare how fast different methods do "     \
       "it")
 #define GPUHIST_HELP                                                                               \
-  N_ ("Counts the pixels at each of 256 levels per channel of the drawable (the first of the "     \
-      "selected drawables), within the selection's bounds, on an NVIDIA GPU when one is usable "   \
-      "(else on the CPU, saying why), and times the global-atomics, privatized and fastest "       \
-      "methods against a read-only pass.  Perceptual levels by default (for 8-bit images, the "    \
-      "stored values); linear light on request.  High bit depths are rounded to the nearest of "   \
-      "256 levels; values below 0 and NaN count as 0, above 1 as 255.  Indexed images count "      \
-      "their colours.  The image is never changed.  With bins 1024, 4096, 16384 or 65536, "        \
-      "layers of more than 8 bits are counted as 16-bit samples v (u16 layers by their own "       \
-      "values when the curve matches; u32, half and float rounded to v = floor (x * 65535 + "      \
-      "0.5), below 0 and NaN as 0, above 1 as 65535) into bin v * bins / 65536; 8-bit and "        \
-      "indexed layers have 256 levels and always count into 256 bins (the result says 256).  "     \
-      "Any other bin count is an error.")
+  N_ ("Counts the histogram of each channel of the drawable (the first of the selected "           \
+      "drawables) as GIMP's Histogram does: with weighting gimp each pixel weighs its selection "  \
+      "coverage (feathered edges in part) and the colour channels also weigh alpha; with "         \
+      "weighting pixels every pixel whose coverage is at least one half counts once.  RGB and "    \
+      "indexed layers add Value and Luminance.  Source visible counts the image as it is shown.  " \
+      "It counts on an NVIDIA GPU when one is usable (else on the CPU, saying why), and "          \
+      "times the global-atomics, privatized and fastest methods against a read-only pass.  "       \
+      "Perceptual levels by default, linear light on request.  8-bit and indexed layers count "    \
+      "into 256 bins; deeper layers into the bins asked for, by GIMP's rule bin = floor (v * "     \
+      "(bins - 1) + 0.5) of the value v in 0..1 (half and float narrowed to 16 bits first); "      \
+      "below 0 and NaN count in the first bin, above 1 in the last.  Any other bin count is an "   \
+      "error.  The image is never changed.")
 
 /* The arguments after run-mode, image and drawable(s), the same for the resident procedure. */
 #define GPUHIST_ARG_OUTPUT_FILE_DOC                                                                \
