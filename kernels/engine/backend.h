@@ -43,8 +43,8 @@ extern "C"
     int derived;
     int out_channels;       /* channels + 2 when derived */
     size_t coverage_offset; /* the coverage plane's offset in the staging buffer (after
-                               strip_capacity sample bytes); a strip of n pixels has
-                               n * coverage_bytes bytes there, row by row.  A staging buffer
+                               strip_capacity sample bytes, 64-byte aligned); a strip of n pixels
+                               has n * coverage_bytes bytes there, row by row.  A staging buffer
                                holds gh_plan_staging_bytes (plan) bytes */
     size_t strip_capacity;  /* sample bytes; whole rows, below 2^31 bytes (so below 2^31
                                pixels, and a strip's weighted sums below 2^63) */

@@ -117,7 +117,8 @@ fill_plan (gh_run_plan *plan, const gh_engine *engine, const gh_run_spec *spec, 
   plan->derived = spec->derived;
   plan->out_channels = spec->channels + (spec->derived ? 2 : 0);
   plan->strip_capacity = strip_bytes;
-  plan->coverage_offset = strip_bytes;
+  /* Aligned, so that the plane's 16-bit (and wider) loads are aligned whatever the rows. */
+  plan->coverage_offset = (strip_bytes + 63) & ~(size_t) 63;
   plan->repetitions = engine->options.repetitions;
   plan->methods
       = plan->repetitions > 0 ? engine->options.methods : GH_METHOD_BIT (GH_METHOD_FASTEST);
