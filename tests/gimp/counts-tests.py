@@ -92,10 +92,7 @@ def cases():
     ]
 
 
-HELPERS = r"""
-(define (gh-write path obj)
-  (let ((p (open-output-file path))) (write obj p) (newline p) (close-output-port p)))
-(define (gh-dump-levels d chans bins path)
+HELPERS = gt.FILE_HELPERS + r"""(define (gh-dump-levels d chans bins path)
   (let ((p (open-output-file path)))
     (for-each
       (lambda (c)
@@ -116,15 +113,6 @@ HELPERS = r"""
           (write (gh-mask-value img (+ x ox) (+ y oy)) p) (display " " p)
           (set! x (+ x 1))))
       (newline p)
-      (set! y (+ y 1)))
-    (close-output-port p)))
-(define (gh-dump-pixels d w h path)
-  (let ((p (open-output-file path)) (y 0))
-    (while (< y h)
-      (let ((x 0))
-        (while (< x w)
-          (write (gh-pixel d x y) p) (newline p)
-          (set! x (+ x 1))))
       (set! y (+ y 1)))
     (close-output-port p)))
 """

@@ -140,7 +140,9 @@ def half_value(v):
 
 # --- Script-Fu --------------------------------------------------------------------------------
 
-HELPERS = r"""
+# Writing a value, and a drawable's pixels (gh-pixel comes with each version's helpers), to a
+# file; counts-tests.py takes these too.
+FILE_HELPERS = r"""
 (define (gh-write path obj)
   (let ((p (open-output-file path))) (write obj p) (newline p) (close-output-port p)))
 (define (gh-dump-pixels d w h path)
@@ -152,7 +154,9 @@ HELPERS = r"""
           (set! x (+ x 1))))
       (set! y (+ y 1)))
     (close-output-port p)))
-(define (gh-dump-hist d chans path)
+"""
+
+HELPERS = FILE_HELPERS + r"""(define (gh-dump-hist d chans path)
   (let ((p (open-output-file path)))
     (for-each
       (lambda (c)
