@@ -81,6 +81,22 @@ shared_limit (const cudaDeviceProp &device)
   return limit;
 }
 
+/* Whether a strategy's table of `bytes` fits a block; where it does not, *error says so with
+ * the sizes, so that a forced strategy is refused before any launch. */
+bool
+table_fits (const cudaDeviceProp &device, size_t limit, gh_strategy strategy, size_t bytes,
+            int channels, int bins, gh_error *error)
+{
+  if (bytes <= limit)
+    return true;
+  gh_error_set (error, GH_ERROR_UNSUPPORTED,
+                "the %s strategy needs %zu KiB of shared memory a block for %d channels of %d "
+                "bins; %s allows %zu KiB",
+                gh_strategy_name (strategy), bytes / 1024, channels, bins, device.name,
+                limit / 1024);
+  return false;
+}
+
 /* The strategy's table: its shared memory, slices and passes, or why it does not fit. */
 gh_status
 shape_wide_plan (const cudaDeviceProp &device, size_t limit, int channels, int bins,
@@ -95,25 +111,13 @@ shape_wide_plan (const cudaDeviceProp &device, size_t limit, int channels, int b
   switch (plan->strategy)
     {
     case GH_STRATEGY_SHARED:
-      if (table32 > limit)
-        {
-          gh_error_set (error, GH_ERROR_UNSUPPORTED,
-                        "the shared strategy needs %zu KiB of shared memory a block for %d "
-                        "channels of %d bins; %s allows %zu KiB",
-                        table32 / 1024, channels, bins, device.name, limit / 1024);
-          return GH_ERROR_UNSUPPORTED;
-        }
+      if (!table_fits (device, limit, plan->strategy, table32, channels, bins, error))
+        return GH_ERROR_UNSUPPORTED;
       plan->shared_bytes = table32;
       break;
     case GH_STRATEGY_NARROW:
-      if (table16 > limit)
-        {
-          gh_error_set (error, GH_ERROR_UNSUPPORTED,
-                        "the narrow strategy needs %zu KiB of shared memory a block for %d "
-                        "channels of %d bins; %s allows %zu KiB",
-                        table16 / 1024, channels, bins, device.name, limit / 1024);
-          return GH_ERROR_UNSUPPORTED;
-        }
+      if (!table_fits (device, limit, plan->strategy, table16, channels, bins, error))
+        return GH_ERROR_UNSUPPORTED;
       plan->shared_bytes = table16;
       /* A counter gains at most 8 samples a thread a step; the tail adds fewer than 8. */
       plan->flush_every = (65535 - 8) / (kWideThreads * 8);

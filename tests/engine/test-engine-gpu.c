@@ -82,6 +82,92 @@ test_methods_and_layouts (void)
     }
 }
 
+/* FASTEST's blocks walk a strip in rounds of the whole grid, then share the last, partial round
+ * (hist_kernels.cuh, step_walk): strips of 1 to 3 whole rounds, a unit either side of one, and
+ * with a random rest and tail, in every layout.  The round's size comes from the plan FASTEST
+ * reports ("wide, 4 ch, 132 x 1024 threads, ..."): blocks x threads x 64 bytes (48 for 3
+ * channels). */
+static size_t
+fastest_round_bytes (int channels, gh_layout layout)
+{
+  gh_error error;
+  gh_engine *engine = gpu_engine (0, 0, 0, layout, &error);
+  uint8_t pixels[4 * 16] = { 0 };
+  gh_result result;
+  int blocks = 0, threads = 0;
+  if (engine
+      && gh_histogram_buffer (engine, pixels, 16, 1, channels, 16 * channels, &result, &error)
+             == GH_OK)
+    {
+      const char *grid = strstr (result.layout, "ch, ");
+      if (!grid || sscanf (grid, "ch, %d x %d threads", &blocks, &threads) != 2)
+        blocks = threads = 0;
+      gh_result_clear (&result);
+    }
+  gh_engine_free (engine);
+  CHECK (blocks > 0 && threads > 0, "no grid in FASTEST's plan for %d channels", channels);
+  return (size_t) blocks * threads * (channels == 3 ? 48 : 64);
+}
+
+/* One FASTEST run over the first `bytes` of a one-row image, against the reference. */
+static void
+check_fastest_prefix (const uint8_t *pixels, size_t bytes, int channels, size_t l, size_t round,
+                      const char *kind)
+{
+  const int width = (int) (bytes / channels);
+  uint64_t *expected = calloc ((size_t) channels * GH_BINS, sizeof *expected);
+  gh_reference_count (pixels, width, 1, channels, (size_t) width * channels, expected);
+  gh_error error;
+  gh_engine *engine = gpu_engine (GH_METHOD_BIT (GH_METHOD_FASTEST), 1, 0, layouts[l], &error);
+  gh_result result;
+  char what[160];
+  snprintf (what, sizeof what, "%s, %zu bytes (%.3f rounds of %zu), %d ch, layout %s", kind,
+            (size_t) width * channels, (double) width * channels / round, round, channels,
+            layout_names[l]);
+  gh_status status = gh_histogram_buffer (engine, pixels, width, 1, channels,
+                                          (size_t) width * channels, &result, &error);
+  CHECK (status == GH_OK && result.used_gpu, "%s: %s", what,
+         status == GH_OK ? result.backend : error.message);
+  if (status == GH_OK)
+    test_counts_equal (result.counts, expected, channels, what);
+  gh_result_clear (&result);
+  gh_engine_free (engine);
+  free (expected);
+}
+
+static void
+test_fastest_rounds (void)
+{
+  /* Under compute-sanitizer: 3 and 4 channels, the automatic layout, one random size. */
+  const int quick = getenv ("GPUHIST_TEST_ROUNDS") != NULL;
+  const size_t n_layouts = quick ? 1 : sizeof layouts / sizeof layouts[0];
+  for (int channels = quick ? 3 : 1; channels <= 4; channels++)
+    {
+      size_t rounds[sizeof layouts / sizeof layouts[0]], largest = 0;
+      for (size_t l = 0; l < n_layouts; l++)
+        {
+          rounds[l] = fastest_round_bytes (channels, layouts[l]);
+          largest = rounds[l] > largest ? rounds[l] : largest;
+        }
+      const image_kind kind = channels % 2 ? IMAGE_NOISE : IMAGE_FEW_LEVELS;
+      const int width = (int) (3 * largest / channels + 1);
+      uint8_t *pixels = test_image (kind, width, 1, channels, (size_t) width * channels);
+      for (size_t l = 0; largest && l < n_layouts; l++)
+        {
+          const size_t round = rounds[l];
+          const size_t sizes[] = { round,
+                                   2 * round - 16,
+                                   2 * round + 16,
+                                   3 * round,
+                                   round + (size_t) (test_random () % round),
+                                   2 * round + (size_t) (test_random () % round) };
+          for (size_t t = quick ? 4 : 0; t < (quick ? 5 : sizeof sizes / sizeof sizes[0]); t++)
+            check_fastest_prefix (pixels, sizes[t], channels, l, round, image_kind_names[kind]);
+        }
+      free (pixels);
+    }
+}
+
 /* The streaming path with two staging buffers in flight, as the plug-in uses it. */
 static void
 test_streamed_overlap (void)
@@ -217,22 +303,23 @@ test_forced_layout_errors (void)
   gh_engine_free (engine);
 }
 
-/* Forcing the shared strategy on four channels of `bins` 16-bit bins is refused before any launch,
- * with a message that names the sizes. */
+/* Forcing a shared-memory strategy (shared or narrow) on four channels of `bins` 16-bit bins is
+ * refused before any launch, with a message that names the strategy and the sizes. */
 static void
-check_shared_refused (int bins, const char *says, const char *says_too)
+check_refused (gh_strategy strategy, int bins, const char *says, const char *says_too)
 {
   gh_options options;
   gh_options_init (&options);
   options.backend = GH_BACKEND_CUDA;
   options.bins = bins;
-  options.strategy = GH_STRATEGY_SHARED;
+  options.strategy = strategy;
   gh_error error;
   gh_engine *engine = gh_engine_new (&options, &error);
   gh_run *run = gh_run_begin_samples (engine, 8, 8, 4, 2, &error);
   CHECK (run == NULL && error.status == GH_ERROR_UNSUPPORTED && strstr (error.message, says)
              && strstr (error.message, says_too),
-         "forced shared at %d bins: %s", bins, run ? "accepted" : error.message);
+         "forced %s at %d bins: %s", gh_strategy_name (strategy), bins,
+         run ? "accepted" : error.message);
   gh_run_abort (run);
   gh_engine_free (engine);
 }
@@ -299,9 +386,12 @@ test_wide_strategies (void)
         free (pixels);
       }
 
-  /* 65536 bins of four channels fit no GPU's shared memory as 32-bit counters: forcing the shared
-   * strategy is a clear error before any launch. */
-  check_shared_refused (65536, "1024 KiB of shared memory", "");
+  /* 65536 bins of four channels fit no GPU's shared memory as 32-bit (1 MiB) or 16-bit counters
+   * (512 KiB): forcing the shared or the narrow strategy is a clear error before any launch. */
+  check_refused (GH_STRATEGY_SHARED, 65536, "the shared strategy needs 1024 KiB of shared memory",
+                 "4 channels of 65536 bins");
+  check_refused (GH_STRATEGY_NARROW, 65536, "the narrow strategy needs 512 KiB of shared memory",
+                 "4 channels of 65536 bins");
 }
 
 /* SLICED on GPUs with less shared memory than the H200 (GPUHIST_TEST_SHARED_KIB lowers the limit
@@ -363,9 +453,13 @@ test_sliced_on_smaller_gpus (void)
     }
 
   /* Under a T4's 64 KiB, 4096 bins of four channels still fit as 32-bit counters (64 KiB), but
-   * 8192 do not: forcing SHARED is refused with the sizes. */
+   * 8192 do not, nor 16384 as 16-bit counters: forcing SHARED or NARROW is refused with the
+   * sizes. */
   setenv ("GPUHIST_TEST_SHARED_KIB", "64", 1);
-  check_shared_refused (8192, "128 KiB of shared memory", "allows 64 KiB");
+  check_refused (GH_STRATEGY_SHARED, 8192, "the shared strategy needs 128 KiB of shared memory",
+                 "allows 64 KiB");
+  check_refused (GH_STRATEGY_NARROW, 16384, "the narrow strategy needs 128 KiB of shared memory",
+                 "allows 64 KiB");
   unsetenv ("GPUHIST_TEST_SHARED_KIB");
 }
 
@@ -706,6 +800,7 @@ main (void)
   gh_engine_free (probe);
 
   test_methods_and_layouts ();
+  test_fastest_rounds ();
   test_streamed_overlap ();
   test_device_patterns ();
   /* compute-sanitizer counts the injected faults' API errors as errors: it runs without them. */
