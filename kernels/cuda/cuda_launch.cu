@@ -1,6 +1,5 @@
 /* gpu-histogram: launch configuration and template dispatch for hist_kernels.cuh. */
 #include "cuda_launch.h"
-#include "fastest_before.cuh"
 #include "hist_kernels.cuh"
 
 #include <cstdio>
@@ -27,25 +26,6 @@ const fastest_fn fastest_kernels[4][3] = {
   { fastest_kernel<4, kSingle, kFastestThreads>, fastest_kernel<4, kPacked, kFastestThreads>,
     fastest_kernel<4, kWide, kFastestThreads> },
 };
-/* BENCHMARK ONLY: the wide layout with the schedules the engine does not run, [channels 1, 4]
- * [kBefore, kLoadsFirst, kSplitLastRound], so that the benchmark times them beside it. */
-const fastest_fn schedule_kernels[2][3] = {
-  { gh_before::fastest_kernel_before<1, kWide, kFastestThreads>,
-    fastest_kernel<1, kWide, kFastestThreads, kLoadsFirst>,
-    fastest_kernel<1, kWide, kFastestThreads, kSplitLastRound> },
-  { gh_before::fastest_kernel_before<4, kWide, kFastestThreads>,
-    fastest_kernel<4, kWide, kFastestThreads, kLoadsFirst>,
-    fastest_kernel<4, kWide, kFastestThreads, kSplitLastRound> },
-};
-
-fastest_fn
-fastest_for (int channels, const launch_plan &plan)
-{
-  if (plan.schedule != kSchedule)
-    return schedule_kernels[channels == 1 ? 0 : 1][plan.schedule];
-  return fastest_kernels[channels - 1][plan.layout];
-}
-
 const simple_fn global_kernels[4] = { global_atomics_kernel<1>, global_atomics_kernel<2>,
                                       global_atomics_kernel<3>, global_atomics_kernel<4> };
 const simple_fn privatized_kernels[4]
@@ -118,7 +98,6 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
     }
 
   plan->layout = layout;
-  plan->schedule = kSchedule;
   plan->threads = kFastestThreads;
   plan->blocks = per_sm * device.multiProcessorCount;
   plan->shared_bytes = bytes;
@@ -129,44 +108,11 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
   return GH_OK;
 }
 
-gh_status
-plan_fastest_schedule (const cudaDeviceProp &device, int channels, int schedule, launch_plan *plan,
-                       gh_error *error)
-{
-  if ((channels != 1 && channels != 4) || schedule < 0 || schedule >= kSchedule)
-    {
-      gh_error_set (error, GH_ERROR_UNSUPPORTED, "no schedule %d for %d channels", schedule,
-                    channels);
-      return GH_ERROR_UNSUPPORTED;
-    }
-  gh_status status = plan_fastest (device, channels, GH_LAYOUT_WIDE, plan, error);
-  if (status != GH_OK)
-    return status;
-  plan->schedule = schedule;
-  cudaError_t code = cudaFuncSetAttribute (
-      reinterpret_cast<const void *> (fastest_for (channels, *plan)),
-      cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int> (plan->shared_bytes));
-  if (code != cudaSuccess)
-    {
-      cudaGetLastError ();
-      gh_error_set (error, GH_ERROR_GPU_FAILED, "schedule %d: %s", schedule,
-                    cudaGetErrorString (code));
-      return GH_ERROR_GPU_FAILED;
-    }
-  return GH_OK;
-}
-
 void
 describe_plan (const launch_plan &plan, int channels, char *out, size_t size)
 {
-  static const char *const schedules[]
-      = { "before: zeroed first, grid-stride to the end", "loads first, grid-stride to the end",
-          "zeroed first, last round split" };
-  const int n = snprintf (out, size, "%s, %d ch, %d x %d threads, %zu KiB shared",
-                          layout_name (plan.layout), channels, plan.blocks, plan.threads,
-                          plan.shared_bytes / 1024);
-  if (plan.schedule != kSchedule && n > 0 && static_cast<size_t> (n) < size)
-    snprintf (out + n, size - n, "; %s", schedules[plan.schedule]);
+  snprintf (out, size, "%s, %d ch, %d x %d threads, %zu KiB shared", layout_name (plan.layout),
+            channels, plan.blocks, plan.threads, plan.shared_bytes / 1024);
 }
 
 void
@@ -187,8 +133,9 @@ void
 launch_fastest (int channels, const launch_plan &plan, const uint8_t *in, size_t n,
                 unsigned int *bins, cudaStream_t stream)
 {
-  fastest_for (channels, plan)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-      in, n, bins, plan.flush_every);
+  fastest_kernels[channels - 1]
+                 [plan.layout]<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+                     in, n, bins, plan.flush_every);
 }
 
 void

@@ -11,17 +11,6 @@
 namespace gh
 {
 
-/* How the fastest kernel walks its input (hist_kernels.cuh, step_walk): bits; the engine runs
- * kSchedule.  The others are BENCHMARK ONLY, timed beside it; kBefore is the kernel as it was
- * before the schedule (fastest_before.cuh). */
-enum schedule
-{
-  kBefore = 0,
-  kLoadsFirst = 1,     /* the first step's loads go out before the tables are zeroed */
-  kSplitLastRound = 2, /* the last, partial round of steps is shared by all blocks */
-  kSchedule = kLoadsFirst | kSplitLastRound
-};
-
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan
 {
@@ -30,7 +19,6 @@ struct launch_plan
   int blocks;
   size_t shared_bytes; /* dynamic shared memory a block */
   int flush_every;     /* packed layout: steps between flushes of the 16-bit counters */
-  int schedule;        /* gh::schedule: kSchedule, or another for the benchmark */
 };
 
 /* Chooses the layout from the device's shared memory (or checks a forced one) and sizes the
@@ -38,10 +26,6 @@ struct launch_plan
  * fit, never a failed launch. */
 gh_status plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested,
                         launch_plan *plan, gh_error *error);
-/* BENCHMARK ONLY: the wide layout for 1 or 4 channels with schedule kBefore, kLoadsFirst or
- * kSplitLastRound, to time the parts of the engine's kSchedule and the kernel as it was. */
-gh_status plan_fastest_schedule (const cudaDeviceProp &device, int channels, int schedule,
-                                 launch_plan *plan, gh_error *error);
 void describe_plan (const launch_plan &plan, int channels, char *out, size_t size);
 
 /* Grid of the simple kernels: every thread slot of every SM, in blocks of 256. */

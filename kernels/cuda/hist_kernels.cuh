@@ -11,7 +11,6 @@
 #include <cstdint>
 
 #include "backend.h"
-#include "cuda_launch.h" /* gh::schedule */
 
 namespace gh
 {
@@ -159,72 +158,17 @@ flush_packed (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
     }
 }
 
-/* A block's steps over the units of a strip.  Whole rounds first, as a grid-stride loop: the
- * grid reads one contiguous window at a time.  Then the rest, fewer units than a round: as one
- * more grid-stride step, only the first blocks would have it, and the kernel would wait while
- * they count it with the other SMs idle; with kSplitLastRound every block takes an equal run of
- * it instead, in multiples of 8 units (128 or 384 bytes) so that warps' loads stay aligned.
- * Every block of a launch takes the same number of steps, so that the packed layout's flush
- * barrier is uniform. */
-template <int S, size_t PER_STEP> struct step_walk
-{
-  size_t begin, end;   /* this step's units */
-  unsigned int rounds; /* grid-stride steps */
-  unsigned int steps;  /* steps of every block: the rounds, then the split one if any */
-
-  __device__ __forceinline__
-  step_walk (size_t units)
-  {
-    const size_t grid_step = gridDim.x * PER_STEP;
-    rounds = static_cast<unsigned int> (S & kSplitLastRound ? units / grid_step
-                                                            : (units + grid_step - 1) / grid_step);
-    steps = rounds + (S & kSplitLastRound && units > rounds * grid_step);
-    begin = blockIdx.x * PER_STEP;
-    end = min (begin + PER_STEP, units);
-    if (rounds == 0)
-      share_last_round (units);
-  }
-
-  /* This block's equal run of the units after the whole rounds.  Computed when it is reached,
-   * not kept in registers through the loop. */
-  __device__ __forceinline__ void
-  share_last_round (size_t units)
-  {
-    const size_t from = static_cast<size_t> (rounds) * gridDim.x * PER_STEP;
-    const size_t rest = units - from;
-    const size_t aligned = ~static_cast<size_t> (7);
-    begin = from + ((rest * blockIdx.x / gridDim.x) & aligned);
-    end = blockIdx.x + 1 == gridDim.x ? units
-                                      : from + ((rest * (blockIdx.x + 1) / gridDim.x) & aligned);
-  }
-
-  /* From step s - 1 to step s (empty past the last). */
-  __device__ __forceinline__ void
-  advance (unsigned int s, size_t units)
-  {
-    if (s < rounds)
-      {
-        begin += gridDim.x * PER_STEP;
-        end = min (begin + PER_STEP, units);
-      }
-    else if (S & kSplitLastRound && s == rounds)
-      share_last_round (units);
-    else
-      begin = end = units;
-  }
-};
-
-/* Loads the vectors of one step's units [begin, end) for this thread; valid[k] says which
- * exist. */
+/* Loads one step's vectors for this thread; valid[k] says which exist. */
 template <int C, int THREADS, int V>
 __device__ __forceinline__ void
-load_step (const uint4 *vec, size_t begin, size_t end, uint4 (&q)[V], bool (&valid)[V])
+load_step (const uint4 *vec, size_t base, size_t units, size_t vectors, uint4 (&q)[V],
+           bool (&valid)[V])
 {
 #pragma unroll
   for (int k = 0; k < V; k++)
     {
-      const size_t v = C == 3 ? (begin + threadIdx.x) * V + k : begin + k * THREADS + threadIdx.x;
-      valid[k] = C == 3 ? begin + threadIdx.x < end : v < end;
+      const size_t v = C == 3 ? (base + threadIdx.x) * V + k : base + k * THREADS + threadIdx.x;
+      valid[k] = C == 3 ? base + threadIdx.x < units : v < vectors;
       q[k] = valid[k] ? __ldcs (&vec[v]) : make_uint4 (0, 0, 0, 0);
     }
 }
@@ -233,7 +177,7 @@ load_step (const uint4 *vec, size_t begin, size_t end, uint4 (&q)[V], bool (&val
  * counting, the flushes and the merge are one pass whose load/atomic order and register use were
  * tuned and checked in SASS as a whole (docs/BENCHMARKS.md, "The fastest kernel's layouts" and
  * "What moved, and why"); splitting it is a change to measure again, not a tidy-up. */
-template <int C, int L, int THREADS, int S = kSchedule>
+template <int C, int L, int THREADS>
 __global__ void
 __launch_bounds__ (THREADS)
     fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
@@ -244,22 +188,6 @@ __launch_bounds__ (THREADS)
   constexpr int owned = (pairs + THREADS - 1) / THREADS;
   const unsigned int lane = threadIdx.x & 31u;
 
-  /* For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers
-   * one contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48
-   * contiguous bytes, so that each load's first channel is known at compile time.  The next
-   * step's loads are issued before this step is counted: with one 1024-thread block an SM (the
-   * wide layout at 4 channels), that is what keeps enough bytes in flight; with kLoadsFirst the
-   * first step's are in flight while the tables are zeroed. */
-  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
-  const size_t vectors = n / 16;
-  const size_t units = C == 3 ? n / traits::unit : vectors;
-  constexpr size_t per_step = C == 3 ? THREADS : static_cast<size_t> (THREADS) * traits::vectors;
-  step_walk<S, per_step> walk (units);
-  uint4 q[traits::vectors];
-  bool valid[traits::vectors];
-  if (S & kLoadsFirst)
-    load_step<C, THREADS, traits::vectors> (vec, walk.begin, walk.end, q, valid);
-
   for (int i = threadIdx.x; i < traits::words; i += THREADS)
     sh[i] = 0;
   unsigned int low[owned], high[owned];
@@ -268,15 +196,28 @@ __launch_bounds__ (THREADS)
     low[k] = high[k] = 0;
   __syncthreads ();
 
-  if (!(S & kLoadsFirst))
-    load_step<C, THREADS, traits::vectors> (vec, walk.begin, walk.end, q, valid);
+  /* Every thread of a block takes the same number of steps, so the flush barrier is uniform.
+   * For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers
+   * one contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48
+   * contiguous bytes, so that each load's first channel is known at compile time.  The next
+   * step's loads are issued before this step is counted: with one 1024-thread block an SM (the
+   * wide layout at 4 channels), that is what keeps enough bytes in flight. */
+  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
+  const size_t vectors = n / 16;
+  const size_t units = C == 3 ? n / traits::unit : vectors;
+  const size_t per_step = C == 3 ? THREADS : static_cast<size_t> (THREADS) * traits::vectors;
+  const size_t grid_step = gridDim.x * per_step;
+  uint4 q[traits::vectors];
+  bool valid[traits::vectors];
+  size_t base = blockIdx.x * per_step;
+  load_step<C, THREADS, traits::vectors> (vec, base, units, vectors, q, valid);
   int steps_since_flush = 0;
-  for (unsigned int s = 1; s <= walk.steps; s++)
+  for (; base < units; base += grid_step)
     {
       uint4 next[traits::vectors];
       bool next_valid[traits::vectors];
-      walk.advance (s, units);
-      load_step<C, THREADS, traits::vectors> (vec, walk.begin, walk.end, next, next_valid);
+      load_step<C, THREADS, traits::vectors> (vec, base + grid_step, units, vectors, next,
+                                              next_valid);
 #pragma unroll
       for (int k = 0; k < traits::vectors; k++)
         if (valid[k])

@@ -82,11 +82,11 @@ test_methods_and_layouts (void)
     }
 }
 
-/* FASTEST's blocks walk a strip in rounds of the whole grid, then share the last, partial round
- * (hist_kernels.cuh, step_walk): strips of 1 to 3 whole rounds, a unit either side of one, and
- * with a random rest and tail, in every layout.  The round's size comes from the plan FASTEST
- * reports ("wide, 4 ch, 132 x 1024 threads, ..."): blocks x threads x 64 bytes (48 for 3
- * channels). */
+/* FASTEST's blocks walk a strip in rounds of the whole grid (a grid-stride loop of 64 bytes a
+ * thread a step, 48 for 3 channels), the last round partial, then the tail bytes; the other
+ * tests' images are smaller than one round.  Here: strips of 1 to 3 whole rounds, a vector
+ * either side of two, and with a random rest and tail, in every layout.  The round's size comes
+ * from the plan FASTEST reports ("wide, 4 ch, 132 x 1024 threads, ..."). */
 static size_t
 fastest_round_bytes (int channels, gh_layout layout)
 {
