@@ -6,8 +6,8 @@
  * bin count, the same strips, format and conversions, and the selection's coverage plane beside
  * them as `weighting` reads it), and counts nothing.  The report gets the channels, fetch_ms,
  * layer.bytes (what was read: samples and coverage, as the engine counts a pass's bytes) and the
- * backend GPUHIST_FETCH_ONLY_BACKEND; gpuhist_fetch_only_timings returns timings of -1 but the
- * last, the fetch.
+ * backend line GPUHIST_FETCH_ONLY_BACKEND followed by ", N bytes read";
+ * gpuhist_fetch_only_timings returns timings of -1 but the last, the fetch.
  */
 #ifndef GPUHIST_FETCH_ONLY_H
 #define GPUHIST_FETCH_ONLY_H
