@@ -2,8 +2,11 @@
  *
  * With GPUHIST_FETCH_ONLY=1 in the plug-in's environment (gpuhist_fetch_only_requested), a
  * non-interactive run calls gpuhist_fetch_only instead of measuring: it reads the source exactly
- * as a 256-bin run does (same strips, format and conversions) and counts nothing.  The report
- * gets the channels, fetch_ms and the backend GPUHIST_FETCH_ONLY_BACKEND;
+ * as a run with the same settings does, through the same code (stream.h: the samples for the
+ * bin count, the same strips, format and conversions, and the selection's coverage plane beside
+ * them as `weighting` reads it), and counts nothing.  The report gets the channels, fetch_ms,
+ * layer.bytes (what was read: samples and coverage, as the engine counts a pass's bytes) and the
+ * backend line GPUHIST_FETCH_ONLY_BACKEND followed by ", N bytes read";
  * gpuhist_fetch_only_timings returns timings of -1 but the last, the fetch.
  */
 #ifndef GPUHIST_FETCH_ONLY_H
@@ -16,7 +19,8 @@ G_BEGIN_DECLS
 #define GPUHIST_FETCH_ONLY_BACKEND "fetch only (GPUHIST_FETCH_ONLY=1)"
 
 gboolean gpuhist_fetch_only_requested (void);
-gboolean gpuhist_fetch_only (const GpuhistSource *source, GpuhistReport *report, GError **error);
+gboolean gpuhist_fetch_only (const GpuhistSource *source, const GpuhistSettings *settings,
+                             GpuhistReport *report, GError **error);
 gdouble *gpuhist_fetch_only_timings (const GpuhistReport *report, gint *n_timings);
 
 G_END_DECLS

@@ -132,7 +132,7 @@ count (const GpuhistHost *host, GpuhistRequest *request, const GpuhistSource *so
   host->progress_init (message);
   g_free (message);
   if (fetch_only)
-    return gpuhist_fetch_only (source, report, error);
+    return gpuhist_fetch_only (source, &request->settings, report, error);
   if (request->mode == GPUHIST_MODE_INTERACTIVE)
     return count_interactively (host, request, source, &monitor, note, report, error);
   return gpuhist_run_batch (source, &request->settings, &monitor, note, report, error);
@@ -187,7 +187,8 @@ gpuhist_flow_run (const GpuhistHost *host, GpuhistRequest *request, GpuhistRepor
   GError *local = NULL;
   gboolean ok;
 
-  /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels, no engine. */
+  /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels and the selection's
+   * coverage, no engine. */
   *fetch_only = request->mode == GPUHIST_MODE_NONINTERACTIVE && gpuhist_fetch_only_requested ();
   ok = check_settings (&request->settings, &local)
        && (drawable = pick_drawable (host, request, &visible, &local)) != NULL

@@ -28,13 +28,8 @@ measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_er
   gh_run_spec_init (&spec, area->width, area->height, source->channels, stream->bytes_per_sample);
   spec.binning = GH_BINNING_GIMP;
   spec.derived = source->derived;
-  if (stream->coverage_threshold)
-    spec.coverage_bytes = source->coverage_bytes > 0 ? 1 : 0; /* 0 or 255 a pixel */
-  else
-    {
-      spec.coverage_bytes = source->coverage_bytes;
-      spec.alpha_weighted = source->alpha_weighs;
-    }
+  spec.coverage_bytes = stream->plane_bytes;
+  spec.alpha_weighted = source->alpha_weighs && !stream->coverage_threshold;
   run = gh_run_begin_spec (engine, &spec, gherr);
   stream->begin_us = g_get_monotonic_time () - begin;
   if (run == NULL)
@@ -65,14 +60,13 @@ measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_er
                      sizeof gherr->message);
           return gherr->status;
         }
-      rows = gpuhist_band_rows (y, MIN (MIN (max_rows, stream->strip_rows), end - y),
-                                stream->tile_height, stream->shift_y);
-      if (!gpuhist_stream_fetch_rows (stream, y, rows, strip, error))
+      rows = gpuhist_stream_read_band (stream, y, MIN (max_rows, end - y), strip,
+                                       gh_run_coverage_buffer (run), error);
+      if (rows == 0)
         {
           gh_run_abort (run);
           return GH_ERROR_INVALID_ARGUMENT;
         }
-      gpuhist_stream_fetch_coverage (stream, y, rows, gh_run_coverage_buffer (run));
       begin = g_get_monotonic_time ();
       status = gh_run_submit_strip (run, rows, gherr);
       stream->submit_us += g_get_monotonic_time () - begin;
@@ -110,36 +104,24 @@ should_fall_back (gh_engine *engine, gh_status status, int attempt)
          && gh_engine_uses_gpu (engine);
 }
 
-/* Checks the source and the bin count, tells the engine the bins, and sets the stream up:
- * 16-bit samples for more than 256 bins of a layer of more than 8 bits, else the 8-bit path
- * (256 bins, or an 8-bit or indexed layer). */
+/* The stream as the settings ask (stream.h), and the engine told the bins when the samples are
+ * 16-bit. */
 static gboolean
-open_stream (gh_engine *engine, const GpuhistSource *source, const GpuhistMonitor *monitor,
-             int bins, GpuhistStream *stream, GError **error)
+open_stream (gh_engine *engine, const GpuhistSource *source, const GpuhistSettings *settings,
+             const GpuhistMonitor *monitor, int bins, GpuhistStream *stream, GError **error)
 {
   gh_error gherr = { GH_OK, "" };
 
-  if (source->buffer == NULL || source->fetch_format == NULL || source->channels < 1
-      || source->channels > GH_MAX_CHANNELS || source->area.width <= 0 || source->area.height <= 0)
+  if (!gpuhist_stream_open (stream, source, monitor, settings, error))
+    return FALSE;
+  if (stream->bytes_per_sample == 2
+      && gh_engine_set_bins (engine, bins, GH_STRATEGY_AUTO, &gherr) != GH_OK)
     {
-      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_NO_PIXELS,
-                   _ ("There are no pixels to count."));
-      return FALSE;
-    }
-  if (!gpuhist_bins_valid (bins))
-    {
-      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
-                   _ ("bins must be 256, 1024, 4096, 16384 or 65536, not %d."), bins);
-      return FALSE;
-    }
-  if (bins <= GH_BINS || source->fetch_format16 == NULL)
-    return gpuhist_stream_init (stream, source, monitor, source->fetch_format, 1, error);
-  if (gh_engine_set_bins (engine, bins, GH_STRATEGY_AUTO, &gherr) != GH_OK)
-    {
+      gpuhist_stream_clear (stream);
       gpuhist_set_engine_error (error, &gherr);
       return FALSE;
     }
-  return gpuhist_stream_init (stream, source, monitor, source->fetch_format16, 2, error);
+  return TRUE;
 }
 
 /* Counts the stream into report->layer, once more on the CPU after a GPU fault. */
@@ -181,9 +163,8 @@ gpuhist_measure (gh_engine *engine, const GpuhistSource *source, const GpuhistSe
   g_return_val_if_fail (engine != NULL && source != NULL && report != NULL, FALSE);
 
   gpuhist_report_clear (report);
-  if (!open_stream (engine, source, monitor, bins, &stream, error))
+  if (!open_stream (engine, source, settings, monitor, bins, &stream, error))
     return FALSE;
-  stream.coverage_threshold = settings && settings->weighting == GPUHIST_WEIGHTING_PIXELS;
   set_methods (engine, settings);
 
   start = g_get_monotonic_time ();
@@ -256,10 +237,4 @@ gpuhist_compare_patterns (gh_engine *engine, const GpuhistSettings *settings, Gp
       return FALSE;
     }
   return TRUE;
-}
-
-gboolean
-gpuhist_bins_valid (int bins)
-{
-  return bins == 256 || bins == 1024 || bins == 4096 || bins == 16384 || bins == 65536;
 }

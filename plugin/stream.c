@@ -65,14 +65,12 @@ gpuhist_stream_progress (GpuhistStream *stream, double fraction)
   stream->progress_us += stream->last_progress_us - now;
 }
 
-gboolean
-gpuhist_stream_init (GpuhistStream *stream, const GpuhistSource *source,
-                     const GpuhistMonitor *monitor, const Babl *fetch_format, int bytes_per_sample,
-                     GError **error)
+static gboolean
+stream_init (GpuhistStream *stream, const GpuhistSource *source, const GpuhistMonitor *monitor,
+             const Babl *fetch_format, int bytes_per_sample, GError **error)
 {
   size_t row_bytes = (size_t) source->area.width * source->channels * bytes_per_sample;
 
-  memset (stream, 0, sizeof *stream);
   stream->source = source;
   stream->monitor = monitor;
   stream->tile_height = MAX (1, buffer_int_property (source->buffer, "tile-height", 64));
@@ -115,8 +113,9 @@ gpuhist_stream_init (GpuhistStream *stream, const GpuhistSource *source,
   return TRUE;
 }
 
-gboolean
-gpuhist_stream_fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *strip, GError **error)
+/* Reads `rows` rows from buffer row y into strip (packed rows of 8-bit or 16-bit samples). */
+static gboolean
+fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *strip, GError **error)
 {
   const GpuhistSource *source = stream->source;
   int width = source->area.width;
@@ -159,6 +158,7 @@ gpuhist_stream_fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *stri
         }
     }
   stream->fetch_us += g_get_monotonic_time () - start;
+  stream->fetched_bytes += (guint64) rows * row_bytes;
   return TRUE;
 }
 
@@ -181,15 +181,16 @@ fetch_coverage_threshold (const GpuhistSource *source, const GeglRectangle *rect
   g_free (own);
 }
 
-void
-gpuhist_stream_fetch_coverage (GpuhistStream *stream, int y, int rows, uint8_t *plane)
+/* The same rows of the selection's coverage into plane; nothing without a plane. */
+static void
+fetch_coverage (GpuhistStream *stream, int y, int rows, uint8_t *plane)
 {
   const GpuhistSource *source = stream->source;
   GeglRectangle rect
       = { source->area.x + source->coverage_dx, y + source->coverage_dy, source->area.width, rows };
   gint64 start = g_get_monotonic_time ();
 
-  if (source->coverage_buffer == NULL || plane == NULL)
+  if (stream->plane_bytes == 0 || plane == NULL)
     return;
   if (stream->coverage_threshold)
     fetch_coverage_threshold (source, &rect, plane);
@@ -197,6 +198,58 @@ gpuhist_stream_fetch_coverage (GpuhistStream *stream, int y, int rows, uint8_t *
     gegl_buffer_get (source->coverage_buffer, &rect, 1.0, source->coverage_format, plane,
                      source->area.width * source->coverage_bytes, GEGL_ABYSS_NONE);
   stream->fetch_us += g_get_monotonic_time () - start;
+  stream->fetched_bytes += (guint64) rows * source->area.width * stream->plane_bytes;
+}
+
+gboolean
+gpuhist_bins_valid (int bins)
+{
+  return bins == 256 || bins == 1024 || bins == 4096 || bins == 16384 || bins == 65536;
+}
+
+gboolean
+gpuhist_stream_open (GpuhistStream *stream, const GpuhistSource *source,
+                     const GpuhistMonitor *monitor, const GpuhistSettings *settings, GError **error)
+{
+  int bins = settings && settings->bins > 0 ? settings->bins : GH_BINS;
+  gboolean wide;
+
+  memset (stream, 0, sizeof *stream);
+  if (source->buffer == NULL || source->fetch_format == NULL || source->channels < 1
+      || source->channels > GH_MAX_CHANNELS || source->area.width <= 0 || source->area.height <= 0)
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_NO_PIXELS,
+                   _ ("There are no pixels to count."));
+      return FALSE;
+    }
+  if (!gpuhist_bins_valid (bins))
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+                   _ ("bins must be 256, 1024, 4096, 16384 or 65536, not %d."), bins);
+      return FALSE;
+    }
+  /* 8-bit and indexed layers (no fetch_format16) have 256 levels: the 8-bit path whatever. */
+  wide = bins > GH_BINS && source->fetch_format16 != NULL;
+  if (!stream_init (stream, source, monitor, wide ? source->fetch_format16 : source->fetch_format,
+                    wide ? 2 : 1, error))
+    return FALSE;
+  stream->coverage_threshold = settings && settings->weighting == GPUHIST_WEIGHTING_PIXELS;
+  if (source->coverage_buffer != NULL)
+    stream->plane_bytes = stream->coverage_threshold ? 1 : source->coverage_bytes;
+  return TRUE;
+}
+
+int
+gpuhist_stream_read_band (GpuhistStream *stream, int y, int limit, uint8_t *strip, uint8_t *plane,
+                          GError **error)
+{
+  int rows = gpuhist_band_rows (y, MIN (limit, stream->strip_rows), stream->tile_height,
+                                stream->shift_y);
+
+  if (!fetch_rows (stream, y, rows, strip, error))
+    return 0;
+  fetch_coverage (stream, y, rows, plane);
+  return rows;
 }
 
 void

@@ -1,9 +1,13 @@
-/* gpu-histogram: reading a GeglBuffer in tile-aligned strips of the engine's samples.
+/* gpu-histogram: reading a GeglBuffer in tile-aligned strips of the engine's samples, with the
+ * selection's coverage beside them.
  *
- * Shared by measure.c (strips straight into the engine) and fetch-only.c (the same strips into
- * a buffer of its own).  When the fetch format is already the samples' own layout (see
- * source.c), gegl_buffer_get writes into the strip itself; else it writes into a reusable
- * scratch of a few MiB, and convert.c narrows the samples from there into the strip.
+ * Shared by measure.c (strips straight into the engine) and fetch-only.c (the same strips and
+ * coverage planes into buffers of its own), so that the benchmark's "fetch alone" reads what a
+ * run reads: gpuhist_stream_open picks the samples and the plane from the settings, and
+ * gpuhist_stream_read_band reads one band of both.  When the fetch format is already the
+ * samples' own layout (see source.c), gegl_buffer_get writes into the strip itself; else it
+ * writes into a reusable scratch of a few MiB, and convert.c narrows the samples from there into
+ * the strip.
  */
 #ifndef GPUHIST_STREAM_H
 #define GPUHIST_STREAM_H
@@ -28,11 +32,13 @@ typedef struct
   const Babl *fetch_format;
   int bytes_per_sample;        /* of the engine's samples: 1, or 2 for more than 256 bins */
   gboolean coverage_threshold; /* weighting pixels: the plane is 0 or 255, one byte a pixel */
+  int plane_bytes;             /* of the coverage plane a pixel: 0 (no selection), 1 or 2 */
   const char *type;
   int fetch_bpp;
   guint8 *scratch;
   int scratch_rows;
   gint64 fetch_us;
+  guint64 fetched_bytes;   /* samples and coverage written into strips and planes */
   gint64 begin_us;         /* the engine setting the run up */
   gint64 submit_us;        /* handing strips to the engine, waiting for a free buffer included */
   gint64 finish_us;        /* the last count, from the last strip handed over */
@@ -44,21 +50,24 @@ typedef struct
  * possible, so that every tile is read once, whole.  Exposed for tests/plugin-core. */
 int gpuhist_band_rows (int y, int limit, int tile_height, int shift_y);
 
-/* Sets up reading source in strips of `bytes_per_sample`-byte samples fetched as fetch_format.
- * Free with gpuhist_stream_clear. */
-gboolean gpuhist_stream_init (GpuhistStream *stream, const GpuhistSource *source,
-                              const GpuhistMonitor *monitor, const Babl *fetch_format,
-                              int bytes_per_sample, GError **error);
+/* Sets up reading source as a run with `settings` counts it (NULL: 256 bins, weighting gimp):
+ * 16-bit samples (fetch_format16) for more than 256 bins of a layer of more than 8 bits, else
+ * 8-bit ones; the coverage plane as weighting asks (plane_bytes).  Fails (GPUHIST_ERROR) for a
+ * source without pixels or a bin count gpuhist_bins_valid refuses.  Free with
+ * gpuhist_stream_clear. */
+gboolean gpuhist_stream_open (GpuhistStream *stream, const GpuhistSource *source,
+                              const GpuhistMonitor *monitor, const GpuhistSettings *settings,
+                              GError **error);
+
+/* Reads the band from buffer row y: gpuhist_band_rows of at most `limit` rows and strip_rows,
+ * the samples into strip (packed rows) and, when the stream has a plane and `plane` is not
+ * NULL, the same rows' coverage into plane (packed rows of plane_bytes a pixel; with
+ * coverage_threshold 255 where the coverage is at least one half, else 0).  Returns the rows
+ * read, or 0 with *error set. */
+int gpuhist_stream_read_band (GpuhistStream *stream, int y, int limit, uint8_t *strip,
+                              uint8_t *plane, GError **error);
+
 void gpuhist_stream_clear (GpuhistStream *stream);
-
-/* Reads `rows` rows from buffer row y into strip (packed rows of 8-bit or 16-bit samples). */
-gboolean gpuhist_stream_fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *strip,
-                                    GError **error);
-
-/* Reads the same rows of the selection's coverage into plane (packed rows of
- * source->coverage_bytes a pixel, width pixels each; with coverage_threshold one byte, 255 where
- * the coverage is at least one half, else 0); nothing without a coverage plane. */
-void gpuhist_stream_fetch_coverage (GpuhistStream *stream, int y, int rows, uint8_t *plane);
 
 /* Tells the monitor how far the run is, at most once per interval but always at the end. */
 void gpuhist_stream_progress (GpuhistStream *stream, double fraction);

@@ -1,0 +1,121 @@
+/* Unit tests of plugin/fetch-only.c, the benchmark's "fetch alone": over small GeglBuffers it
+ * must read what a whole run with the same settings reads (the engine's bytes a pass: samples
+ * and the selection's coverage plane), for 8- and 16-bit samples, 8- and 16-bit selections and
+ * both weightings. */
+#include <string.h>
+
+#include <gegl.h>
+
+#include "fetch-only.h"
+#include "report.h"
+#include "run.h"
+#include "source.h"
+
+#define LAYER_W 257
+#define LAYER_H 131
+#define IMAGE_W 300
+#define IMAGE_H 200
+#define OFFSET_X 10 /* the layer's offsets in the image */
+#define OFFSET_Y 20
+
+/* A w x h buffer of `format` whose bytes count up, so that no two neighbours are alike. */
+static GeglBuffer *
+counting_buffer (const char *format, int w, int h)
+{
+  GeglRectangle rect = { 0, 0, w, h };
+  const Babl *babl = babl_format (format);
+  size_t size = (size_t) w * h * babl_format_get_bytes_per_pixel (babl);
+  guint8 *bytes = g_malloc (size);
+  GeglBuffer *buffer = gegl_buffer_new (&rect, babl);
+
+  for (size_t i = 0; i < size; i++)
+    bytes[i] = (guint8) (i * 7 + i / 3);
+  gegl_buffer_set (buffer, &rect, 0, babl, bytes, GEGL_AUTO_ROWSTRIDE);
+  g_free (bytes);
+  return buffer;
+}
+
+/* Reads `layer` (its area {3, 5, 250, 120}) under `selection` (NULL: none) once as a whole run
+ * with the CPU engine and once as the fetch alone; both must have read `expected` bytes. */
+static void
+assert_fetch_reads_as_run (GeglBuffer *layer, GeglBuffer *selection, int bins,
+                           GpuhistWeighting weighting, guint64 expected)
+{
+  const GeglRectangle area = { 3, 5, 250, 120 };
+  GpuhistSettings settings = { 0, FALSE, NULL, bins, weighting, GPUHIST_SOURCE_DRAWABLE };
+  GpuhistReport run = { 0 };
+  GpuhistReport fetch = { 0 };
+  GpuhistSource source;
+  GError *error = NULL;
+  gchar *backend;
+
+  g_assert_true (
+      gpuhist_source_init (&source, layer, &area, GPUHIST_DRAWABLE_LAYER, FALSE, "l", &error));
+  g_assert_no_error (error);
+  gpuhist_source_set_coverage (&source, selection, OFFSET_X, OFFSET_Y);
+
+  g_assert_true (gpuhist_run_batch (&source, &settings, NULL, NULL, &run, &error));
+  g_assert_no_error (error);
+  g_assert_true (gpuhist_fetch_only (&source, &settings, &fetch, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (run.layer.bytes, ==, expected);
+  g_assert_cmpuint (fetch.layer.bytes, ==, run.layer.bytes);
+  g_assert_cmpint (fetch.channels, ==, source.channels);
+  g_assert_cmpfloat (fetch.fetch_ms, >=, 0.0);
+  backend = g_strdup_printf ("%s, %" G_GUINT64_FORMAT " bytes read", GPUHIST_FETCH_ONLY_BACKEND,
+                             expected);
+  g_assert_cmpstr (fetch.layer.backend, ==, backend);
+  g_free (backend);
+  gpuhist_report_clear (&run);
+  gpuhist_report_clear (&fetch);
+  gpuhist_source_clear (&source);
+}
+
+static void
+test_selection_plane (void)
+{
+  GeglBuffer *layer = counting_buffer ("R'G'B'A u8", LAYER_W, LAYER_H);
+  GeglBuffer *mask8 = counting_buffer ("Y u8", IMAGE_W, IMAGE_H);
+  GeglBuffer *mask16 = counting_buffer ("Y u16", IMAGE_W, IMAGE_H);
+  guint64 pixels = 250 * 120;
+
+  /* No selection: the samples alone, no plane. */
+  assert_fetch_reads_as_run (layer, NULL, 256, GPUHIST_WEIGHTING_GIMP, pixels * 4);
+  /* weighting gimp: the selection's own 8 or 16 bits a pixel beside the samples. */
+  assert_fetch_reads_as_run (layer, mask8, 256, GPUHIST_WEIGHTING_GIMP, pixels * 5);
+  assert_fetch_reads_as_run (layer, mask16, 256, GPUHIST_WEIGHTING_GIMP, pixels * 6);
+  /* weighting pixels: the thresholded plane, one byte a pixel. */
+  assert_fetch_reads_as_run (layer, mask16, 256, GPUHIST_WEIGHTING_PIXELS, pixels * 5);
+  g_object_unref (layer);
+  g_object_unref (mask8);
+  g_object_unref (mask16);
+}
+
+static void
+test_wide_samples (void)
+{
+  GeglBuffer *layer = counting_buffer ("R'G'B'A u16", LAYER_W, LAYER_H);
+  GeglBuffer *mask8 = counting_buffer ("Y u8", IMAGE_W, IMAGE_H);
+  guint64 pixels = 250 * 120;
+
+  /* 256 bins of a 16-bit layer: the 8-bit path; 1024 bins: 16-bit samples. */
+  assert_fetch_reads_as_run (layer, mask8, 256, GPUHIST_WEIGHTING_GIMP, pixels * 5);
+  assert_fetch_reads_as_run (layer, mask8, 1024, GPUHIST_WEIGHTING_GIMP, pixels * 9);
+  g_object_unref (layer);
+  g_object_unref (mask8);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  gegl_init (&argc, &argv);
+  g_test_add_func ("/fetch-only/selection-plane", test_selection_plane);
+  g_test_add_func ("/fetch-only/wide-samples", test_wide_samples);
+  status = g_test_run ();
+  gegl_exit ();
+  return status;
+}
