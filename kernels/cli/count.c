@@ -86,28 +86,6 @@ take_rows (void *user, const uint8_t *samples, size_t stride, const uint8_t *cov
   return 0;
 }
 
-/* Sources that decode into the strip buffers: each strip filled by the source, then counted
- * while the source fills the next. */
-static int
-fill_strips (feeder *feed, image_source *source, char *error, size_t error_size)
-{
-  const int height = source->info.height;
-  for (int top = 0; top < height;)
-    {
-      const int rows = height - top < feed->max_rows ? height - top : feed->max_rows;
-      if (source->fill (source, feed->strip, top, rows, error, error_size))
-        return -1;
-      feed->filled = rows;
-      top += rows;
-      if (submit (feed))
-        {
-          engine_failed (&feed->engine_error, error, error_size);
-          return -1;
-        }
-    }
-  return 0;
-}
-
 static gh_run *
 begin_run (gh_engine *engine, const image_info *info, const count_request *request, gh_error *error)
 {
@@ -139,10 +117,8 @@ count_once (gh_engine *engine, image_source *source, const count_request *reques
   feed.strip = gh_run_strip_buffer (feed.run, &feed.max_rows);
   feed.coverage = gh_run_coverage_buffer (feed.run);
 
-  const int streamed = source->fill && !info->coverage_bytes
-                           ? fill_strips (&feed, source, message, message_size)
-                           : source->stream (source, take_rows, &feed, message, message_size);
-  if (streamed || (feed.filled && submit (&feed)))
+  if (source->stream (source, take_rows, &feed, message, message_size)
+      || (feed.filled && submit (&feed)))
     {
       gh_run_abort (feed.run);
       if (feed.engine_error.status != GH_OK)

@@ -49,12 +49,6 @@ struct image_source
   /* Streams every row once, in order.  0, or -1 with error filled. */
   int (*stream) (image_source *source, source_rows_fn rows, void *user, char *error,
                  size_t error_size);
-  /* NULL, or: writes rows [first_row, first_row + rows) of the samples into `samples`, packed
-   * (width * channels * bytes_per_sample bytes a row).  The caller asks for every row once, in
-   * order from row 0, and may start again at row 0 for a second pass; never for a source with
-   * a coverage plane.  0, or -1 with error filled. */
-  int (*fill) (image_source *source, uint8_t *samples, int first_row, int rows, char *error,
-               size_t error_size);
   void (*close) (image_source *source);
 };
 

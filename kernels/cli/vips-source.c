@@ -28,7 +28,6 @@ typedef struct
   VipsImage *image;       /* the samples, with the plane as one more band when weighted */
   VipsBandFormat samples; /* the file's sample format, before any band join */
   int streamed;           /* sequential images stream once: a second stream reopens */
-  VipsRegion *region;     /* fill's view of the image */
   uint8_t *scratch;
   size_t scratch_size;
 } vips_source;
@@ -415,53 +414,10 @@ vips_stream (image_source *base, source_rows_fn rows_fn, void *user, char *error
   return -1;
 }
 
-/* image_source's fill, for samples that pass through: libvips decodes the rows into the
- * caller's strip, in this thread, with no region of its own in between. */
-static int
-vips_fill (image_source *base, uint8_t *samples, int first_row, int rows, char *error,
-           size_t error_size)
-{
-  vips_source *source = (vips_source *) base;
-  const image_info *info = &source->base.info;
-
-  if (first_row == 0 && source->streamed)
-    {
-      VIPS_UNREF (source->region);
-      if (open_images (source, error, error_size))
-        return -1;
-    }
-  source->streamed = 1;
-  if (!source->region && !(source->region = vips_region_new (source->image)))
-    {
-      take_vips_error ("cannot decode", error, error_size);
-      return -1;
-    }
-  const size_t bytes = (size_t) rows * info->width * info->channels * info->bytes_per_sample;
-  VipsImage *strip = vips_image_new_from_memory (samples, bytes, info->width, rows, info->channels,
-                                                 source->image->BandFmt);
-  VipsRegion *into = strip ? vips_region_new (strip) : NULL;
-  VipsRect whole = { 0, 0, info->width, rows };
-  int failed = !into || vips_region_image (into, &whole);
-  int tile_width, tile_height, lines;
-  vips_get_tile_size (source->image, &tile_width, &tile_height, &lines);
-  for (int done = 0; !failed && done < rows; done += lines)
-    {
-      VipsRect wanted
-          = { 0, first_row + done, info->width, rows - done < lines ? rows - done : lines };
-      failed = vips_region_prepare_to (source->region, into, &wanted, 0, done);
-    }
-  VIPS_UNREF (into);
-  VIPS_UNREF (strip);
-  if (failed)
-    take_vips_error ("cannot decode", error, error_size);
-  return failed ? -1 : 0;
-}
-
 static void
 vips_close (image_source *base)
 {
   vips_source *source = (vips_source *) base;
-  VIPS_UNREF (source->region);
   if (source->image)
     g_object_unref (source->image);
   free (source->scratch);
@@ -486,8 +442,6 @@ vips_source_open (const source_request *request, char *error, size_t error_size)
       vips_close (&source->base);
       return NULL;
     }
-  if (passes_through (source))
-    source->base.fill = vips_fill;
   return &source->base;
 }
 
