@@ -19,9 +19,10 @@ vips_modules_defer (void)
 {
   if (getenv ("VIPSHOME"))
     return;
-  /* libvips takes its configured library folder only for its exact prefix; for any other it
-   * looks under the prefix's own lib folder, where a Debian-style multiarch install keeps no
-   * modules.  The trailing slash names the same folder, so translations are still found. */
+  /* libvips takes its configured library folder only when VIPSHOME is its exact prefix; for
+   * any other it looks in VIPSHOME joined with the library folder's last part ("/usr/" gives
+   * "/usr//x86_64-linux-gnu" on Debian), which holds no modules.  The trailing slash names the
+   * same prefix, so libvips still finds its translations under it. */
   if (setenv ("VIPSHOME", GPUHIST_VIPS_PREFIX "/", 1) == 0)
     deferred = 1;
 }

@@ -4,8 +4,9 @@
  * ImageMagick on Debian), and their shared libraries are a good part of a photo's whole run
  * (docs/BENCHMARKS.md, "gpuhist on photos"), though PNG, JPEG, TIFF and WebP need none of them.
  * libvips has no switch for this; it looks for its modules in the library folder under the prefix
- * VIPSHOME names, so gpuhist names a spelling of libvips' own prefix whose library folder has none,
- * and loads the modules itself the first time a file is one that no built-in loader takes.
+ * VIPSHOME names, so gpuhist names a spelling of libvips' own prefix whose library folder has none
+ * (on Debian's multiarch layout; where it has them, libvips loads them at start as before), and
+ * loads the modules itself the first time a file is one that no built-in loader takes.
  *
  * What changes: a whole-slide image that is also a TIFF (Aperio SVS, ...) is read by the TIFF
  * loader (its first, full-resolution page) rather than by OpenSlide. */
