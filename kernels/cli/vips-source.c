@@ -11,6 +11,7 @@
  * A coverage plane (--weights) is band-joined to the image, so that both stream in one pass.
  */
 #include "image-source.h"
+#include "vips-modules.h"
 
 #include <errno.h>
 #include <math.h>
@@ -197,7 +198,8 @@ write_strip (VipsRegion *region, VipsRect *area, void *data)
 static VipsImage *
 open_buffer (const void *buffer, size_t size, char *error, size_t error_size)
 {
-  if (!vips_foreign_find_load_buffer (buffer, size))
+  if (!vips_foreign_find_load_buffer (buffer, size)
+      && (!vips_modules_load_deferred () || !vips_foreign_find_load_buffer (buffer, size)))
     {
       vips_error_clear ();
       snprintf (error, error_size, "not an image gpuhist reads: libvips has no loader for it");
@@ -218,7 +220,8 @@ open_sequential (const char *path, char *error, size_t error_size)
       snprintf (error, error_size, "cannot open: %s", strerror (errno));
       return NULL;
     }
-  if (!vips_foreign_find_load (path))
+  if (!vips_foreign_find_load (path)
+      && (!vips_modules_load_deferred () || !vips_foreign_find_load (path)))
     {
       vips_error_clear ();
       snprintf (error, error_size,
@@ -445,6 +448,7 @@ vips_source_open (const source_request *request, char *error, size_t error_size)
 int
 vips_source_init (const char *program, int threads, char *error, size_t error_size)
 {
+  vips_modules_defer ();
   if (VIPS_INIT (program))
     {
       take_vips_error ("libvips failed to start", error, error_size);

@@ -5,9 +5,12 @@
  *                   samples do not wait on each other's increments
  *   read-only       every thread reads its part of the strip and counts nothing
  * Without repetitions a strip is counted in the background while the caller fills the next.
- * Weighted runs and derived channels count in cpu_weighted.c; plain runs never go there. */
+ * Weighted runs and derived channels count in cpu_weighted.c; plain runs never go there, nor do
+ * unweighted 16-bit runs under GIMP's rule, which count as plain runs do with every level's bin
+ * looked up in a table. */
 #include "backend.h"
 #include "cpu_weighted.h"
+#include "gimp_rules.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -62,9 +65,10 @@ typedef struct
   size_t table_words;      /* channels * bins */
   int copies;              /* tables a thread: FASTEST_COPIES for 8-bit samples, else 1 */
   uint32_t *thread_tables; /* threads * copies * table_words */
+  uint16_t *level_bins;    /* unweighted 16-bit runs under GIMP's rule: every level's bin */
   _Atomic uint32_t *shared_table;
   volatile uint64_t read_sink;
-  /* Runs that are not plain (weights, derived channels, GIMP's binning): the rules and 64-bit
+  /* Weighted and derived runs (GIMP's binning too, there): the rules and 64-bit
    * tables (out_channels * bins a table). */
   cpu_weighted_rules *weighted;
   uint64_t *wide_tables;         /* threads tables */
@@ -132,37 +136,57 @@ thread_share (size_t bytes, size_t pixel_bytes, int thread, int threads, size_t 
   *end = pixels * (size_t) (thread + 1) / (size_t) threads * pixel_bytes;
 }
 
+/* A 16-bit sample's bin: looked up under GIMP's rule (level_bins), else sample >> shift. */
+static inline __attribute__ ((always_inline)) size_t
+wide_bin (uint16_t sample, int shift, const uint16_t *level_bins)
+{
+  return level_bins ? level_bins[sample] : (size_t) (sample >> shift);
+}
+
 static inline __attribute__ ((always_inline)) void
 count_wide_pixels (const uint16_t *p, size_t pixels, int channels, size_t bins, int shift,
-                   uint32_t *table)
+                   const uint16_t *level_bins, uint32_t *table)
 {
   for (size_t i = 0; i < pixels; i++, p += channels)
     for (int c = 0; c < channels; c++)
-      table[(size_t) c * bins + (p[c] >> shift)]++;
+      table[(size_t) c * bins + wide_bin (p[c], shift, level_bins)]++;
 }
 
-/* 16-bit samples, any bins: the same methods without the unrolled copies. */
+/* Both rules with a constant channel count: no division a sample for its channel, and no test
+ * of the rule a sample. */
+static inline __attribute__ ((always_inline)) void
+count_wide_channels (const cpu_run *run, const uint16_t *p, size_t n, int channels, uint32_t *table)
+{
+  const size_t bins = (size_t) run->plan.bins, pixels = n / (size_t) channels;
+  if (run->level_bins)
+    count_wide_pixels (p, pixels, channels, bins, 0, run->level_bins, table);
+  else
+    count_wide_pixels (p, pixels, channels, bins, run->plan.shift, NULL, table);
+}
+
+/* 16-bit samples, any bins: the same methods without the unrolled copies, which measured slower
+ * on 16-bit samples (docs/BENCHMARKS.md, "gpuhist on photos"). */
 static void
 count_wide (cpu_run *run, const uint16_t *p, size_t n, uint32_t *table)
 {
   const size_t channels = (size_t) run->plan.channels, bins = (size_t) run->plan.bins;
-  const int shift = run->plan.shift;
   switch (run->method)
     {
     case GH_METHOD_GLOBAL_ATOMICS:
       for (size_t i = 0; i < n; i++)
-        atomic_fetch_add_explicit (&run->shared_table[(i % channels) * bins + (p[i] >> shift)], 1,
-                                   memory_order_relaxed);
+        atomic_fetch_add_explicit (
+            &run->shared_table[(i % channels) * bins
+                               + wide_bin (p[i], run->plan.shift, run->level_bins)],
+            1, memory_order_relaxed);
       break;
     default:
       memset (table, 0, run->table_words * sizeof *table);
-      /* A constant channel count: no division a sample for its channel. */
       switch (channels)
         {
-        case 1: count_wide_pixels (p, n, 1, bins, shift, table); break;
-        case 2: count_wide_pixels (p, n / 2, 2, bins, shift, table); break;
-        case 3: count_wide_pixels (p, n / 3, 3, bins, shift, table); break;
-        default: count_wide_pixels (p, n / 4, 4, bins, shift, table); break;
+        case 1: count_wide_channels (run, p, n, 1, table); break;
+        case 2: count_wide_channels (run, p, n, 2, table); break;
+        case 3: count_wide_channels (run, p, n, 3, table); break;
+        default: count_wide_channels (run, p, n, 4, table); break;
         }
       break;
     }
@@ -431,6 +455,7 @@ cpu_run_free (cpu_run *run)
   free (run->staging[0]);
   free (run->staging[1]);
   free (run->thread_tables);
+  free (run->level_bins);
   free ((void *) run->shared_table);
   if (run->weighted)
     cpu_weighted_rules_clear (run->weighted);
@@ -458,6 +483,27 @@ alloc_weighted (cpu_run *run)
   return run->wide_tables && run->narrow_tables && run->wide_shared ? 0 : -1;
 }
 
+/* Unweighted 16-bit runs under GIMP's rule: plain runs but for the rule (gh_plan_plain). */
+static int
+gimp_binned_plain (const gh_run_plan *plan)
+{
+  return !gh_plan_weighted (plan) && !plan->derived && plan->bytes_per_sample == 2
+         && plan->binning == GH_BINNING_GIMP;
+}
+
+/* Every level's bin under GIMP's rule, so that a sample costs a lookup rather than GIMP's float
+ * arithmetic (bins are at most 65536, so a bin fits 16 bits); 0, or -1 without memory. */
+static int
+alloc_level_bins (cpu_run *run)
+{
+  run->level_bins = malloc (65536 * sizeof *run->level_bins);
+  if (!run->level_bins)
+    return -1;
+  for (uint32_t s = 0; s < 65536; s++)
+    run->level_bins[s] = (uint16_t) gh_gimp_bin_u16 (s, run->plan.bins);
+  return 0;
+}
+
 static void *
 cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
 {
@@ -480,7 +526,8 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   run->thread_tables
       = calloc ((size_t) backend->pool.count * run->copies * run->table_words, sizeof (uint32_t));
   run->shared_table = calloc (run->table_words, sizeof (uint32_t));
-  if (!gh_plan_plain (plan) && alloc_weighted (run) != 0)
+  if (gimp_binned_plain (plan) ? alloc_level_bins (run) != 0
+                               : !gh_plan_plain (plan) && alloc_weighted (run) != 0)
     run->shared_table = NULL; /* reported as out of memory below */
   if (!run->staging[0] || (plan->repetitions == 0 && !run->staging[1]) || !run->thread_tables
       || !run->shared_table)

@@ -16,12 +16,16 @@ Usage: test_formats.py GROUP GPUHIST
             a plane of the wrong size or kind): exit 1 and the reason
   weighted  --alpha-weighted, --weights, --derived against numpy's exact sums (exit 77 while the
             engine refuses weighted runs)
+  modules   libvips' dynamic modules: not loaded for a JPEG (the dynamic linker's LD_DEBUG log
+            names none), loaded when a file needs one (AVIF, JPEG XL: the counts of the vips
+            tool's PNG of the same file), loaded as libvips does when the user set VIPSHOME
 
 Files are made here with PIL, numpy and the vips tool (tiled and 16-bit RGB files); nothing is
 committed.  Exit 77 (skipped) when gpuhist was built without libvips.  GPUHIST_TEST_SEED replays
 a run's random choices.
 """
 
+import glob
 import json
 import os
 import pty
@@ -657,8 +661,53 @@ def group_fallback(runner, rng):
     return checked
 
 
+def modules_loaded(runner, path, env=None):
+    """(gpuhist's document of path, whether it opened any of libvips' modules)."""
+    result = subprocess.run([runner.gpuhist, "--json", "--quiet", path], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=120,
+                            env=dict(os.environ, LD_DEBUG="files", **(env or {})))
+    runner.runs += 1
+    if result.returncode != 0:
+        own = [line for line in result.stderr.decode().splitlines()
+               if line.startswith("gpuhist:")]
+        raise Failure("%s: exit %d: %s" % (path, result.returncode, " ".join(own)))
+    return json.loads(result.stdout), b"/vips-modules-" in result.stderr
+
+
+def group_modules(runner, rng):
+    array = random_array(rng, 33, 47, 3, np.uint8)
+    jpeg = runner.path(".jpg")
+    pil_image(array).save(jpeg, quality=90)
+    if modules_loaded(runner, jpeg)[1]:
+        raise Failure("a JPEG: gpuhist opened libvips' modules")
+    checked = 1
+    prefix, libdir = (subprocess.run(["pkg-config", "--variable=" + name, "vips"],
+                                     stdout=subprocess.PIPE).stdout.decode().strip()
+                      for name in ("prefix", "libdir"))
+    if glob.glob(os.path.join(libdir, "vips-modules-*", "*.so")):
+        if not modules_loaded(runner, jpeg, {"VIPSHOME": prefix})[1]:
+            raise Failure("VIPSHOME=%s: libvips' modules were not loaded at start" % prefix)
+        checked += 1
+    for suffix in (".avif", ".jxl"):
+        path = runner.path(suffix)
+        made = subprocess.run(["vips", "copy", png_of(runner, array), path + "[lossless]"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if made.returncode != 0:
+            print("the vips tool writes no %s here: not checked" % suffix)
+            continue
+        document, loaded = modules_loaded(runner, path)
+        if not loaded:
+            raise Failure("%s: read without opening a module" % suffix)
+        decoded = runner.path(".png")
+        vips("copy", path, decoded)
+        compare(document, [c["counts"] for c in runner.counted(decoded)["channels"]],
+                NAMES[3], "%s against the vips tool's PNG of it" % suffix)
+        checked += 1
+    return checked
+
+
 GROUPS = {"formats": group_formats, "fallback": group_fallback, "combinations": group_combinations, "same": group_same, "batch": group_batch,
-          "corrupt": group_corrupt, "weighted": group_weighted}
+          "corrupt": group_corrupt, "weighted": group_weighted, "modules": group_modules}
 
 
 def without_libvips(gpuhist):

@@ -312,6 +312,36 @@ test_narrow_flush (void)
   image_free (&im);
 }
 
+/* Unweighted 16-bit runs under GIMP's rule (the CPU backend's table of every level's bin):
+ * every level in every channel, each channel's levels in its own order, at every bin count, each
+ * method alone and all together, in several strips and in the background. */
+static void
+test_gimp_binned_unweighted (void)
+{
+  for (int channels = 1; channels <= GH_MAX_CHANNELS; channels++)
+    for (size_t b = 0; b < sizeof test_bin_counts / sizeof test_bin_counts[0]; b++)
+      {
+        gh_run_spec spec;
+        gh_run_spec_init (&spec, 256, 256, channels, 2);
+        spec.binning = GH_BINNING_GIMP;
+        weighted_image im;
+        image_new (&im, &spec, test_bin_counts[b], 0);
+        for (int y = 0; y < spec.height; y++)
+          for (int x = 0; x < spec.width; x++)
+            for (int c = 0; c < channels; c++)
+              {
+                const uint32_t pixel = (uint32_t) (y * spec.width + x);
+                ((uint16_t *) (im.pixels + (size_t) y * im.stride))[x * channels + c]
+                    = (uint16_t) (pixel * (2u * c + 1) + 7919u * c);
+              }
+        const size_t budget = 2 * (size_t) spec.width * channels * 2 * (1 + b);
+        for (int m = -1; m < GH_N_METHODS; m++)
+          run_and_check (&im, m < 0 ? GH_ALL_METHODS : GH_METHOD_BIT (m), 1, budget);
+        run_and_check (&im, 0, 0, budget);
+        image_free (&im);
+      }
+}
+
 static void
 test_bad_specs (void)
 {
@@ -500,6 +530,7 @@ main (void)
   test_full_weights ();
   test_random_specs ();
   test_narrow_flush ();
+  test_gimp_binned_unweighted ();
   test_bad_specs ();
   test_text_and_statistics ();
   test_fold_past_2_64 ();
