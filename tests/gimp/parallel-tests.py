@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""One of two GIMP sessions that count on one GPU at the same time (issue 16).
+
+    parallel-tests.py --gimp 2|3 --plugin BUILT-PLUGIN --workdir DIR
+
+tools/device-gimp-check starts this in both GIMPs at once.  One headless GIMP session, with the
+plug-in's resident process: a 1500 x 1000 RGB noise layer (seeded, so the same layer in every
+session) counted RUNS times, each run writing its JSON, with its start and end (seconds since the
+epoch, from Script-Fu) in WORKDIR/parallel/times.txt, so that the caller can see that the two
+sessions' runs overlapped.  Then a second session counts the same layer on the CPU
+(GPUHIST_FAULT=no-device), the reference.  Checks: every run's counts equal the reference's;
+every run after the first took the kept engine; with GPUHIST_TEST_REQUIRE_GPU=1 every run's
+backend line names the GPU.  Without a GPU the simulated one (GPUHIST_TEST_SIMULATED_GPU=1)
+stands in, as in resident-tests.py.
+Exit status: 0 all passed, 1 a check failed, 77 skipped (no GIMP).
+"""
+
+import json
+import os
+import sys
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree for the imported modules
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gimp_results  # noqa: E402  (the shared pieces of the GIMP test scripts)
+gt = gimp_results.load_gimp_tests()
+
+RUNS = 20
+W, H = 1500, 1000
+
+HELPERS = {
+    "2": r"""
+(define (gh-layer)
+  (let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
+         (d (car (gimp-layer-new img %(w)d %(h)d RGB-IMAGE "noise" 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img d 0 0)
+    (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7)
+    (list img d)))
+(define (gh-run img d out)
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256 0 0))
+""",
+    "3": r"""
+(define (gh-layer)
+  (let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
+         (d (car (gimp-layer-new img "noise" %(w)d %(h)d RGB-IMAGE 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img d 0 0)
+    (gimp-drawable-merge-new-filter d "gegl:noise-hurl" 0 LAYER-MODE-REPLACE 1.0
+                                    "pct-random" 100.0 "repeat" 1 "seed" 7)
+    (list img d)))
+(define (gh-run img d out)
+  (plug-in-gpu-histogram #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
+                         #:output-file out #:repetitions 0 #:bins 256))
+""",
+}
+
+TIMED_RUNS = r"""
+(define (gh-now) (let ((t (gettimeofday))) (+ (car t) (/ (cadr t) 1000000.0))))
+(define gh-times (open-output-file %(times)s))
+(let* ((l (gh-layer)) (img (car l)) (d (cadr l)))
+  (let loop ((i 1))
+    (if (<= i %(runs)d)
+        (let ((t0 (gh-now)))
+          (gh-run img d (string-append %(prefix)s (number->string i) ".json"))
+          (write i gh-times) (display " " gh-times) (write t0 gh-times) (display " " gh-times)
+          (write (gh-now) gh-times) (newline gh-times)
+          (loop (+ i 1)))))
+  (close-output-port gh-times)
+  (gimp-image-delete img))
+"""
+
+
+def session(args, work, label, runs, env):
+    """A GIMP session counting the layer runs times; the runs' JSON, in order (None: missing)."""
+    profile = gt.make_profile(os.path.join(work, label), args.gimp, args.plugin)
+    prefix = os.path.join(work, label + "-")
+    script = (HELPERS[args.gimp] % dict(w=W, h=H)
+              + TIMED_RUNS % dict(times=gt.sf_str(os.path.join(work, label + "-times.txt")),
+                                  runs=runs, prefix=gt.sf_str(prefix)))
+    gt.run_gimp(args.gimp, profile, [script], os.path.join(work, label + ".log"), env,
+                timeout=400)
+    results = []
+    for i in range(1, runs + 1):
+        path = "%s%d.json" % (prefix, i)
+        results.append(json.load(open(path)) if os.path.exists(path) else None)
+    return results
+
+
+def counts(result):
+    return [channel["counts"] for channel in result["channels"]]
+
+
+def main():
+    begun = gimp_results.start("parallel")
+    if begun is None:
+        return 77
+    args, work = begun
+    chk = gt.Checker()
+    started = time.time()
+    runs = session(args, work, "gpu", RUNS, gimp_results.test_gpu_env())
+    reference = session(args, work, "cpu", 1, {"GPUHIST_FAULT": "no-device"})[0]
+    if not chk.check(reference is not None and reference.get("used_gpu") is False,
+                     "cpu: the reference run counted on the CPU (%r)"
+                     % (reference or {}).get("backend")):
+        return gimp_results.finish(chk, started)
+    want = counts(reference)
+    for i, got in enumerate(runs, 1):
+        if not chk.check(got is not None, "gpu: run %d wrote its JSON" % i):
+            continue
+        chk.check(counts(got) == want, "gpu: run %d counts equal the CPU's" % i)
+        chk.check(got.get("engine_kept") is (i > 1), "gpu: run %d engine_kept %r"
+                  % (i, got.get("engine_kept")))
+        chk.check(got.get("used_gpu") is True, "gpu: run %d used the GPU (%r)"
+                  % (i, got.get("backend")))
+        gimp_results.check_gpu_backend(chk, "gpu: run %d" % i, got.get("backend"))
+    times = os.path.join(work, "gpu-times.txt")
+    chk.check(os.path.exists(times) and len(open(times).read().split("\n")) > RUNS,
+              "gpu: the runs' times were written (%s)" % times)
+    return gimp_results.finish(chk, started)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
