@@ -4,10 +4,11 @@
     parallel-tests.py --gimp 2|3 --plugin BUILT-PLUGIN --workdir DIR
 
 tools/device-gimp-check starts this in both GIMPs at once.  One headless GIMP session, with the
-plug-in's resident process: a 1500 x 1000 RGB noise layer (seeded, so the same layer in every
+plug-in's resident process: a 3000 x 2000 RGB noise layer (seeded, so the same layer in every
 session) counted RUNS times, each run writing its JSON, with its start and end (seconds since the
-epoch, from Script-Fu) in WORKDIR/parallel/times.txt, so that the caller can see that the two
-sessions' runs overlapped.  Then a second session counts the same layer on the CPU
+epoch, from Script-Fu) in WORKDIR/parallel/gpu-times.txt, so that the caller can see that the two
+sessions' runs overlapped (GPUHIST_TEST_PARALLEL_START, seconds since the epoch: the first run
+waits until then, so that both sessions count at once whatever their start-up took).  Then a second session counts the same layer on the CPU
 (GPUHIST_FAULT=no-device), the reference.  Checks: every run's counts equal the reference's;
 every run after the first took the kept engine; with GPUHIST_TEST_REQUIRE_GPU=1 every run's
 backend line names the GPU.  Without a GPU the simulated one (GPUHIST_TEST_SIMULATED_GPU=1)
@@ -26,7 +27,7 @@ import gimp_results  # noqa: E402  (the shared pieces of the GIMP test scripts)
 gt = gimp_results.load_gimp_tests()
 
 RUNS = 20
-W, H = 1500, 1000
+W, H = 3000, 2000
 
 HELPERS = {
     "2": r"""
@@ -53,16 +54,18 @@ HELPERS = {
 """,
 }
 
+# Times as whole seconds and microseconds: Script-Fu writes a real with 10 digits only.
 TIMED_RUNS = r"""
-(define (gh-now) (let ((t (gettimeofday))) (+ (car t) (/ (cadr t) 1000000.0))))
 (define gh-times (open-output-file %(times)s))
+(define (gh-time t) (display (car t) gh-times) (display " " gh-times) (display (cadr t) gh-times))
 (let* ((l (gh-layer)) (img (car l)) (d (cadr l)))
+  (let wait () (if (< (car (gettimeofday)) %(start)d) (wait)))
   (let loop ((i 1))
     (if (<= i %(runs)d)
-        (let ((t0 (gh-now)))
+        (let ((t0 (gettimeofday)))
           (gh-run img d (string-append %(prefix)s (number->string i) ".json"))
-          (write i gh-times) (display " " gh-times) (write t0 gh-times) (display " " gh-times)
-          (write (gh-now) gh-times) (newline gh-times)
+          (display i gh-times) (display " " gh-times) (gh-time t0) (display " " gh-times)
+          (gh-time (gettimeofday)) (newline gh-times)
           (loop (+ i 1)))))
   (close-output-port gh-times)
   (gimp-image-delete img))
@@ -75,7 +78,8 @@ def session(args, work, label, runs, env):
     prefix = os.path.join(work, label + "-")
     script = (HELPERS[args.gimp] % dict(w=W, h=H)
               + TIMED_RUNS % dict(times=gt.sf_str(os.path.join(work, label + "-times.txt")),
-                                  runs=runs, prefix=gt.sf_str(prefix)))
+                                  runs=runs, prefix=gt.sf_str(prefix),
+                                  start=int(os.environ.get("GPUHIST_TEST_PARALLEL_START", "0"))))
     gt.run_gimp(args.gimp, profile, [script], os.path.join(work, label + ".log"), env,
                 timeout=400)
     results = []
@@ -83,6 +87,16 @@ def session(args, work, label, runs, env):
         path = "%s%d.json" % (prefix, i)
         results.append(json.load(open(path)) if os.path.exists(path) else None)
     return results
+
+
+def run_times(path):
+    """[(start, end)] of each run, in seconds since the epoch, from a times file."""
+    spans = []
+    for line in open(path) if os.path.exists(path) else []:
+        f = line.split()
+        if len(f) == 5:
+            spans.append((int(f[1]) + int(f[2]) / 1e6, int(f[3]) + int(f[4]) / 1e6))
+    return spans
 
 
 def counts(result):
@@ -113,8 +127,7 @@ def main():
                   % (i, got.get("backend")))
         gimp_results.check_gpu_backend(chk, "gpu: run %d" % i, got.get("backend"))
     times = os.path.join(work, "gpu-times.txt")
-    chk.check(os.path.exists(times) and len(open(times).read().split("\n")) > RUNS,
-              "gpu: the runs' times were written (%s)" % times)
+    chk.check(len(run_times(times)) == RUNS, "gpu: the runs' times were written (%s)" % times)
     return gimp_results.finish(chk, started)
 
 
