@@ -92,6 +92,40 @@ def check_gpu_backend(chk, label, backend, faulted=False):
                      % (label, backend))
 
 
+# Script-Fu, per GIMP version (resident-tests.py, parallel-tests.py): gh-layer makes a new image
+# with a W x H RGB layer of seeded noise (the same layer in every session) and returns (image
+# layer); gh-run counts it non-interactively, once with the fastest method, at 256 bins, its
+# JSON written to out.
+NOISE_LAYER = {
+    "2": r"""
+(define (gh-layer)
+  (let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
+         (d (car (gimp-layer-new img %(w)d %(h)d RGB-IMAGE "noise" 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img d 0 0)
+    (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7)
+    (list img d)))
+(define (gh-run img d out)
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256 0 0))
+""",
+    "3": r"""
+(define (gh-layer)
+  (let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
+         (d (car (gimp-layer-new img "noise" %(w)d %(h)d RGB-IMAGE 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img d 0 0)
+    (gimp-drawable-merge-new-filter d "gegl:noise-hurl" 0 LAYER-MODE-REPLACE 1.0
+                                    "pct-random" 100.0 "repeat" 1 "seed" 7)
+    (list img d)))
+(define (gh-run img d out)
+  (plug-in-gpu-histogram #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
+                         #:output-file out #:repetitions 0 #:bins 256))
+""",
+}
+
+
+def noise_layer_script(gimp, width, height):
+    return NOISE_LAYER[gimp] % dict(w=width, h=height)
+
+
 def start(name):
     """The command line of bins-tests.py and resident-tests.py (--gimp 2|3 --plugin --workdir):
     returns (args, a fresh WORKDIR/name), or None when that GIMP is not installed (skip)."""

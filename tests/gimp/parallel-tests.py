@@ -29,31 +29,6 @@ gt = gimp_results.load_gimp_tests()
 RUNS = 20
 W, H = 3000, 2000
 
-HELPERS = {
-    "2": r"""
-(define (gh-layer)
-  (let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
-         (d (car (gimp-layer-new img %(w)d %(h)d RGB-IMAGE "noise" 100 LAYER-MODE-NORMAL))))
-    (gimp-image-insert-layer img d 0 0)
-    (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7)
-    (list img d)))
-(define (gh-run img d out)
-  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256 0 0))
-""",
-    "3": r"""
-(define (gh-layer)
-  (let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
-         (d (car (gimp-layer-new img "noise" %(w)d %(h)d RGB-IMAGE 100 LAYER-MODE-NORMAL))))
-    (gimp-image-insert-layer img d 0 0)
-    (gimp-drawable-merge-new-filter d "gegl:noise-hurl" 0 LAYER-MODE-REPLACE 1.0
-                                    "pct-random" 100.0 "repeat" 1 "seed" 7)
-    (list img d)))
-(define (gh-run img d out)
-  (plug-in-gpu-histogram #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
-                         #:output-file out #:repetitions 0 #:bins 256))
-""",
-}
-
 # Times as whole seconds and microseconds: Script-Fu writes a real with 10 digits only.
 TIMED_RUNS = r"""
 (define gh-times (open-output-file %(times)s))
@@ -76,7 +51,7 @@ def session(args, work, label, runs, env):
     """A GIMP session counting the layer runs times; the runs' JSON, in order (None: missing)."""
     profile = gt.make_profile(os.path.join(work, label), args.gimp, args.plugin)
     prefix = os.path.join(work, label + "-")
-    script = (HELPERS[args.gimp] % dict(w=W, h=H)
+    script = (gimp_results.noise_layer_script(args.gimp, W, H)
               + TIMED_RUNS % dict(times=gt.sf_str(os.path.join(work, label + "-times.txt")),
                                   runs=runs, prefix=gt.sf_str(prefix),
                                   start=int(os.environ.get("GPUHIST_TEST_PARALLEL_START", "0"))))

@@ -44,30 +44,13 @@ gt = gimp_results.load_gimp_tests()
 
 SKIP = 77
 
+# gh-layer and gh-run (gimp_results.NOISE_LAYER) on a 97 x 61 layer, and gh-resident?
 HELPERS = {
-    "2": r"""
-(define (gh-layer)
-  (let* ((img (car (gimp-image-new 97 61 RGB)))
-         (d (car (gimp-layer-new img 97 61 RGB-IMAGE "noise" 100 LAYER-MODE-NORMAL))))
-    (gimp-image-insert-layer img d 0 0)
-    (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7)
-    (list img d)))
-(define (gh-run img d out)
-  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256 0 0))
+    "2": gimp_results.noise_layer_script("2", 97, 61) + r"""
 (define (gh-resident?)
   (= 1 (car (gimp-procedural-db-proc-exists "plug-in-gpu-histogram-resident"))))
 """,
-    "3": r"""
-(define (gh-layer)
-  (let* ((img (car (gimp-image-new 97 61 RGB)))
-         (d (car (gimp-layer-new img "noise" 97 61 RGB-IMAGE 100 LAYER-MODE-NORMAL))))
-    (gimp-image-insert-layer img d 0 0)
-    (gimp-drawable-merge-new-filter d "gegl:noise-hurl" 0 LAYER-MODE-REPLACE 1.0
-                                    "pct-random" 100.0 "repeat" 1 "seed" 7)
-    (list img d)))
-(define (gh-run img d out)
-  (plug-in-gpu-histogram #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
-                         #:output-file out #:repetitions 0 #:bins 256))
+    "3": gimp_results.noise_layer_script("3", 97, 61) + r"""
 (define (gh-resident?) ; Script-Fu's default dialect gives 0 or 1 (both true in Scheme)
   (let ((exists (car (gimp-pdb-procedure-exists "plug-in-gpu-histogram-resident"))))
     (and exists (not (eqv? exists 0)))))
