@@ -484,9 +484,11 @@ def main():
             if gimp_results.gpu_required():
                 found = a11y_labels(python, env, " SMs, ", ["GPU", " SMs, "])
                 device = gimp_results.GPU_LINE.pattern.strip("^$")
-                checks.ok(any(re.search(device, l) for l in found)
-                          and not any("CPU ran this" in l for l in found),
-                          "the backend line names the GPU (GPUHIST_TEST_REQUIRE_GPU=1)", str(found))
+                named = any(re.search(device, l) for l in found) and not any(
+                    "CPU ran this" in l for l in found)
+                gimp_results.note_gpu_line(named)
+                checks.ok(named, "the backend line names the GPU (GPUHIST_TEST_REQUIRE_GPU=1)",
+                          str(found))
 
         # 5. More bins (issue 8): the combo from the keyboard, then Re-run.
         bins, keys = MORE_BINS[args.gimp_version]

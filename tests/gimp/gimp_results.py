@@ -81,13 +81,18 @@ def fell_back_line(fault):
     return r"^CPU, \d+ threads?: the GPU failed \(" + re.escape(FAULT_MESSAGES[fault]) + r"\)$"
 
 
+def note_gpu_line(named):
+    """Counts a backend line checked for the GPU, for the line printed at exit."""
+    GPU_LINES["named" if named else "not"] += 1
+
+
 def check_gpu_backend(chk, label, backend, faulted=False):
     """With GPUHIST_TEST_REQUIRE_GPU=1, a check that a run with no injected fault (faulted
     False) counted on the GPU: its backend line names the device.  Otherwise nothing."""
     if not gpu_required() or faulted:
         return True
     named = isinstance(backend, str) and GPU_LINE.match(backend) is not None
-    GPU_LINES["named" if named else "not"] += 1
+    note_gpu_line(named)
     return chk.check(named, "%s: the backend line names the GPU (GPUHIST_TEST_REQUIRE_GPU=1): %r"
                      % (label, backend))
 
