@@ -417,6 +417,14 @@ cuda_strip (void *data, size_t bytes, gh_error *error)
   uint8_t *target = run->wide_fastest.planar ? run->device_interleaved : run->device_strip;
   if (run->plan.fault == GH_FAULT_COPY && run->strips == run->plan.fault_after)
     source = nullptr; /* a copy from nowhere: the real failed-copy path */
+  if (run->plan.fault == GH_FAULT_OOM && run->plan.fault_after > 1
+      && run->strips == run->plan.fault_after)
+    {
+      /* A device allocation failing mid-run, more than any GPU has: the real out-of-memory path. */
+      void *too_much = nullptr;
+      GH_CUDA_CHECK (cudaMalloc (&too_much, static_cast<size_t> (1) << 56),
+                     "allocating device memory");
+    }
   if (timed)
     GH_CUDA_CHECK (cudaEventRecord (run->upload_start, run->stream), "recording an event");
   GH_CUDA_CHECK (cudaMemcpyAsync (target, source, bytes, cudaMemcpyHostToDevice, run->stream),

@@ -216,7 +216,7 @@ allocate_run (cuda_run *run, gh_error *error)
   GH_CUDA_CHECK (cudaSetDevice (run->backend->device), "selecting the device");
   GH_CUDA_CHECK (cudaStreamCreateWithFlags (&run->stream, cudaStreamNonBlocking),
                  "creating a stream");
-  if (run->plan.fault == GH_FAULT_OOM)
+  if (run->plan.fault == GH_FAULT_OOM && run->plan.fault_after <= 1)
     {
       /* More than any GPU has: the real out-of-memory path. */
       void *too_much = nullptr;

@@ -153,6 +153,8 @@ gh_engine_new (const gh_options *options, gh_error *error)
   engine->fault = parse_fault (getenv ("GPUHIST_FAULT"));
   const char *after = getenv ("GPUHIST_FAULT_AFTER");
   engine->fault_after = after && atoi (after) > 0 ? atoi (after) : 1;
+  const char *in_run = getenv ("GPUHIST_FAULT_RUN");
+  engine->fault_run = in_run && atoi (in_run) > 0 ? atoi (in_run) : 0;
 
   if (options->backend == GH_BACKEND_CPU)
     {

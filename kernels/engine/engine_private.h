@@ -13,6 +13,8 @@ struct gh_engine
   int uses_gpu;
   gh_fault fault;
   int fault_after;
+  int fault_run; /* the engine's run (1-based) a fault strikes in; 0: every run */
+  int runs;      /* runs begun on this engine, less those aborted before their first strip */
   char description[GH_MESSAGE_SIZE];
 };
 

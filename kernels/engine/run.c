@@ -124,7 +124,9 @@ fill_plan (gh_run_plan *plan, const gh_engine *engine, const gh_run_spec *spec, 
       = plan->repetitions > 0 ? engine->options.methods : GH_METHOD_BIT (GH_METHOD_FASTEST);
   plan->warmup = plan->repetitions > 0 ? engine->options.warmup : 0;
   plan->layout = engine->options.layout;
-  plan->fault = engine->fault;
+  /* A kept engine's later run can fail while its earlier ones did not (GPUHIST_FAULT_RUN). */
+  const int faulty_run = engine->fault_run == 0 || engine->fault_run == engine->runs;
+  plan->fault = faulty_run ? engine->fault : GH_FAULT_NONE;
   plan->fault_after = engine->fault_after;
 }
 
@@ -169,6 +171,7 @@ gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error)
       return NULL;
     }
   run->engine = engine;
+  engine->runs++;
   run->width = spec->width;
   run->height = spec->height;
   run->channels = spec->channels;
@@ -390,6 +393,10 @@ gh_run_abort (gh_run *run)
     return;
   if (run->backend_run)
     run->engine->ops->run_abort (run->backend_run);
+  /* Given up before a strip was counted (the plug-in's keeper pins its buffers so): not one of
+   * the runs GPUHIST_FAULT_RUN counts. */
+  if (run->strips_done == 0)
+    run->engine->runs--;
   free_run (run);
 }
 

@@ -53,7 +53,11 @@
  * Environment variables, read by gh_engine_new (for tests and for users who must cap memory):
  *   GPUHIST_MEMORY_BUDGET  bytes (suffix K, M or G allowed) of pinned and of device memory
  *   GPUHIST_FAULT          inject a fault: no-driver, old-driver, no-device, oom, kernel, copy
- *   GPUHIST_FAULT_AFTER    with kernel or copy: fail on the Nth strip (default 1)
+ *   GPUHIST_FAULT_AFTER    with kernel or copy: fail on the Nth strip (default 1); with oom:
+ *                          N > 1 fails a device allocation on the Nth strip, else at the start
+ *   GPUHIST_FAULT_RUN      the fault strikes only in the engine's Nth run (default: every run;
+ *                          a run aborted before its first strip is not counted), so that a
+ *                          kept engine can fail after runs that did not
  *   GPUHIST_TEST_SIMULATED_GPU  TEST ONLY: 1 puts a simulated GPU (the CPU, which the faults
  *                          above can fail mid-run) in place of CUDA; see backend.h
  */

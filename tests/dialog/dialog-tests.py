@@ -22,6 +22,9 @@ interactively.  Then, from outside GIMP as a user would:
      counts: 5 x (red, green, blue, value, luminance) the bins picked, each channel adding up
      to the pixels, equal to a non-interactive call with those bins.
 
+With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine), step 4 also
+requires the dialog's backend line to name the GPU.
+
 Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool, ImageMagick or GIMP).
 Output: TAP-like lines for people; the exit status is what meson reads.
 """
@@ -36,6 +39,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gimp"))
+import gimp_results  # noqa: E402  (GPUHIST_TEST_REQUIRE_GPU)
 
 SKIP = 77
 TITLE = "GPU Histogram"
@@ -474,6 +481,14 @@ def main():
                       and "Global atomics" in first[0] and "Total" in first[0],
                       "an accessible 'timing table' with its rows, global atomics to total",
                       first[0] if first else "not found")
+            if gimp_results.gpu_required():
+                found = a11y_labels(python, env, " SMs, ", ["GPU", " SMs, "])
+                device = gimp_results.GPU_LINE.pattern.strip("^$")
+                named = any(re.search(device, l) for l in found) and not any(
+                    "CPU ran this" in l for l in found)
+                gimp_results.note_gpu_line(named)
+                checks.ok(named, "the backend line names the GPU (GPUHIST_TEST_REQUIRE_GPU=1)",
+                          str(found))
 
         # 5. More bins (issue 8): the combo from the keyboard, then Re-run.
         bins, keys = MORE_BINS[args.gimp_version]

@@ -213,6 +213,45 @@ test_mid_run_by_hand (void)
 
 /* gh_histogram_buffer falls back by itself.  The fault strikes on the strip named and no other:
  * on the last strip it still loses the run; one past the last it never strikes. */
+/* GPUHIST_FAULT_RUN=2: a kept engine's first run (after one given up before its first strip,
+ * as the plug-in's keeper does) counts on the GPU, its second fails on strip 2 and falls back. */
+static void
+test_fault_in_a_later_run (const uint8_t *pixels, int width, int height, int channels,
+                           const uint64_t *expected)
+{
+  const size_t row = (size_t) width * channels;
+  for (size_t f = 0; f < N_FAULTS; f++)
+    {
+      set_fault (faults[f].name, "2");
+      setenv ("GPUHIST_FAULT_RUN", "2", 1);
+      gh_engine *engine = engine_new (GH_BACKEND_AUTO, 0, 2 * row * 8, 0);
+      gh_error error;
+      gh_run *pinning = gh_run_begin (engine, width, height, channels, &error);
+      CHECK (pinning != NULL, "%s: a run begun and given up: %s", faults[f].name, error.message);
+      gh_run_abort (pinning);
+      for (int run = 1; run <= 2; run++)
+        {
+          gh_result result;
+          gh_status status
+              = gh_histogram_buffer (engine, pixels, width, height, channels, row, &result, &error);
+          char want[GH_MESSAGE_SIZE];
+          if (run == 2)
+            fell_back_line (want, sizeof want, faults[f].message);
+          CHECK (status == GH_OK && result.used_gpu == (run == 1)
+                     && (run == 1 || strcmp (result.backend, want) == 0),
+                 "%s, GPUHIST_FAULT_RUN=2, run %d: used_gpu %d, backend '%s'", faults[f].name, run,
+                 status == GH_OK ? result.used_gpu : -1,
+                 status == GH_OK ? result.backend : error.message);
+          if (status == GH_OK)
+            test_counts_equal (result.counts, expected, channels, "a fault in a later run");
+          gh_result_clear (&result);
+        }
+      gh_engine_free (engine);
+    }
+  unsetenv ("GPUHIST_FAULT_RUN");
+  set_fault (NULL, NULL);
+}
+
 static void
 test_buffer_and_strip_numbers (void)
 {
@@ -255,6 +294,7 @@ test_buffer_and_strip_numbers (void)
         gh_engine_free (engine);
       }
   set_fault (NULL, NULL);
+  test_fault_in_a_later_run (pixels, width, height, channels, expected);
   free (pixels);
 }
 

@@ -355,6 +355,7 @@ def check_returns(chk, gimp, label, ret, got, bins):
         flat += got.get(nm, [])
     chk.check([float(v) for v in counts] == [float(v) for v in flat],
               "%s: returned counts equal the file's" % label)
+    gimp_results.check_gpu_backend(chk, label, backend)
 
 
 def read_ret(gimp, path):

@@ -375,6 +375,7 @@ def check_case(chk, c, work):
         chk.check(not os.path.exists(base + ".json"), "%s: a file was written" % c["name"])
         return
     got, data = plugin_values(base + ".json")
+    gimp_results.check_gpu_backend(chk, c["name"], data.get("backend"))
     names = expected_names(c)
     check_clipping(chk, c, got, data)
     chk.check(names_returned(ret) == names, "%s: channel-names %s" % (c["name"], ret.strip()[-80:]))

@@ -504,6 +504,7 @@ def check_returns(chk, c, ret, counts_by_name, names, bins=256):
               "%s: counts (%d) differ from the expected ones (%d)" % (label, len(counts),
                                                                      len(flat)))
     chk.check(isinstance(backend, str) and len(backend) > 5, "%s: backend %r" % (label, backend))
+    gimp_results.check_gpu_backend(chk, label, backend, c.get("faulted", False))
     if not timed:
         return
     chk.check(all(t == -1 or t >= 0 for t in timings) and timings[2] != 0 and timings[5] >= 0,
@@ -879,6 +880,7 @@ def run_python(args, chk):
               "backend and the JSON instead" % ret["counts"])
         chk.check(isinstance(ret["backend"], str) and len(ret["backend"]) > 5,
                   "Python-Fu: backend %r" % ret["backend"])
+    gimp_results.check_gpu_backend(chk, "Python-Fu", ret["backend"])
     chk.check(not ret["dirty"], "Python-Fu: image unchanged")
     chk.check(data.get("drawable") == "first" and "2 drawables" in data.get("note", ""),
               "Python-Fu: two drawables selected, the first counted and named: %r %r"

@@ -9,9 +9,11 @@ root (gimp3-tests.sh), which mounts the source tree at its own path.
 """
 
 import argparse
+import atexit
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -27,6 +29,106 @@ def load_gimp_tests():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine): every run that no test
+# injects a fault into must have counted on the GPU, its backend line naming the device as the
+# CUDA backend does: "NVIDIA H200 (sm_90, 132 SMs, 140 GiB), driver 580.159.04 (CUDA 13.0), CUDA
+# runtime 13.0".  Unset (CI, no GPU) nothing is required, and the CPU fallback passes.
+GPU_LINE = re.compile(r"^\S.* \(sm_\d+, \d+ SMs, \d+ GiB\), driver .*, CUDA runtime \d+\.\d+$")
+GPU_LINES = {"named": 0, "not": 0}
+
+
+def gpu_required():
+    return os.environ.get("GPUHIST_TEST_REQUIRE_GPU") == "1"
+
+
+def _report_gpu_lines():
+    # one line for tools/device-gimp-check to read: a suite that checked no line proves nothing
+    print("GPUHIST_TEST_REQUIRE_GPU: %d backend lines named the GPU, %d did not"
+          % (GPU_LINES["named"], GPU_LINES["not"]), flush=True)
+
+
+if gpu_required():
+    atexit.register(_report_gpu_lines)
+
+
+# The line of the simulated GPU (GPUHIST_TEST_SIMULATED_GPU=1, which the tests use for the GPU
+# where there is none) and of a run that fell back to the CPU after the GPU failed.
+SIMULATED_LINE = (r"^simulated GPU for tests \(GPUHIST_TEST_SIMULATED_GPU=1; counts on the CPU, "
+                  r"\d+ threads?\)$")
+FAULT_MESSAGES = {
+    "oom": "allocating device memory failed on the GPU: out of memory (cudaErrorMemoryAllocation)",
+    "kernel": "launching a kernel failed on the GPU: invalid argument (cudaErrorInvalidValue)",
+    "copy": "uploading a strip failed on the GPU: invalid argument (cudaErrorInvalidValue)",
+}
+
+
+def test_gpu_env():
+    """The environment that gives the tests a GPU that GPUHIST_FAULT can fail mid-run: the real
+    one where GPUHIST_TEST_REQUIRE_GPU=1, else the simulated GPU."""
+    return {} if gpu_required() else {"GPUHIST_TEST_SIMULATED_GPU": "1"}
+
+
+def test_gpu_line():
+    """The regex of the backend line of a run on test_gpu_env's GPU."""
+    return GPU_LINE.pattern if gpu_required() else SIMULATED_LINE
+
+
+def fell_back_line(fault):
+    """The regex of the backend line after the fall-back: the CPU, and the GPU's error in the
+    engine's words."""
+    return r"^CPU, \d+ threads?: the GPU failed \(" + re.escape(FAULT_MESSAGES[fault]) + r"\)$"
+
+
+def note_gpu_line(named):
+    """Counts a backend line checked for the GPU, for the line printed at exit."""
+    GPU_LINES["named" if named else "not"] += 1
+
+
+def check_gpu_backend(chk, label, backend, faulted=False):
+    """With GPUHIST_TEST_REQUIRE_GPU=1, a check that a run with no injected fault (faulted
+    False) counted on the GPU: its backend line names the device.  Otherwise nothing."""
+    if not gpu_required() or faulted:
+        return True
+    named = isinstance(backend, str) and GPU_LINE.match(backend) is not None
+    note_gpu_line(named)
+    return chk.check(named, "%s: the backend line names the GPU (GPUHIST_TEST_REQUIRE_GPU=1): %r"
+                     % (label, backend))
+
+
+# Script-Fu, per GIMP version (resident-tests.py, parallel-tests.py): gh-layer makes a new image
+# with a W x H RGB layer of seeded noise (the same layer in every session) and returns (image
+# layer); gh-run counts it non-interactively, once with the fastest method, at 256 bins, its
+# JSON written to out.
+NOISE_LAYER = {
+    "2": r"""
+(define (gh-layer)
+  (let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
+         (d (car (gimp-layer-new img %(w)d %(h)d RGB-IMAGE "noise" 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img d 0 0)
+    (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7)
+    (list img d)))
+(define (gh-run img d out)
+  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256 0 0))
+""",
+    "3": r"""
+(define (gh-layer)
+  (let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
+         (d (car (gimp-layer-new img "noise" %(w)d %(h)d RGB-IMAGE 100 LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img d 0 0)
+    (gimp-drawable-merge-new-filter d "gegl:noise-hurl" 0 LAYER-MODE-REPLACE 1.0
+                                    "pct-random" 100.0 "repeat" 1 "seed" 7)
+    (list img d)))
+(define (gh-run img d out)
+  (plug-in-gpu-histogram #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
+                         #:output-file out #:repetitions 0 #:bins 256))
+""",
+}
+
+
+def noise_layer_script(gimp, width, height):
+    return NOISE_LAYER[gimp] % dict(w=width, h=height)
 
 
 def start(name):

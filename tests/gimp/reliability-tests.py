@@ -10,8 +10,9 @@ Suites:
           layer, a text layer; GPUHIST_FAULT=no-driver / old-driver / no-device in GIMP's
           environment (GIMP hands its environment to plug-ins); GPUHIST_MEMORY_BUDGET=64K on a
           1500x1000 RGBA layer; the TEST-ONLY simulated GPU (GPUHIST_TEST_SIMULATED_GPU=1)
-          failing midway (GPUHIST_FAULT=oom / kernel / copy on strip 2, oom at the start, kernel
-          on the last strip and past it) on a 32x160 layer read in 5 strips.  Every count is
+          failing midway (GPUHIST_FAULT=oom / kernel / copy on the first, the middle and the
+          last strip, oom at the start, kernel past the last strip) on a 32x160 layer read in 5
+          strips.  Every count is
           compared bin by bin with this script's own count of the exported pixels (helpers
           imported from gimp-tests.py); the image stays clean.
   python  GIMP 3 only, Python-Fu: float and half layers holding NaN, +-inf and out-of-range
@@ -27,6 +28,10 @@ Suites:
 With --gimp 3 on a machine without gimp-console-3.0 and --src given, the script builds the
 plug-in inside the Debian 13 root (tools/debian13-root) and runs itself there, as
 gimp3-tests.sh does for gimp-tests.py.
+
+With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine) the faults strike
+the real CUDA backend instead of the simulated GPU, and every run without a fault must name the
+GPU in its backend line (gimp_results.check_gpu_backend).
 
 Exit status: 0 all passed, 1 a check failed, 77 skipped.
 """
@@ -183,52 +188,47 @@ def expect_backend(fault, cuda, has_driver):
     return r".", "any backend"
 
 
-# --- the simulated GPU failing mid-run (TEST ONLY: GPUHIST_TEST_SIMULATED_GPU=1) -----------------
+# --- the GPU failing mid-run ----------------------------------------------------------------------
 #
-# The engine puts the CPU, described as a simulated GPU, in place of CUDA, and GPUHIST_FAULT strikes
-# on it as on a real GPU (kernels/engine/backend.h): the plug-in's mid-run fall-back (plugin/measure.c) runs
-# inside GIMP on a machine without a GPU.  A 32x160 RGBA layer under an 8 KiB budget is read in
-# strips of 32 rows (half the budget; GIMP's tiles are 64 rows high), 5 strips in all.
+# Without a GPU (CI) the engine puts the CPU, described as a simulated GPU (TEST ONLY:
+# GPUHIST_TEST_SIMULATED_GPU=1), in place of CUDA, and GPUHIST_FAULT strikes on it as on a real GPU
+# (kernels/engine/backend.h): the plug-in's mid-run fall-back (plugin/measure.c) runs inside GIMP
+# on a machine without a GPU.  With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the
+# GPU machine) the same faults strike the real CUDA backend instead (gimp_results.test_gpu_env).
+# A 32x160 RGBA layer under an 8 KiB budget is read in strips of 32 rows (half the budget; GIMP's
+# tiles are 64 rows high), 5 strips in all.
 
 SIM_W, SIM_H, SIM_BUDGET, SIM_ROWS = 32, 160, "8K", 32
 SIM_STRIPS = (SIM_H + SIM_ROWS - 1) // SIM_ROWS
-# What the CUDA backend says for each fault (kernels/cuda/cuda_backend.cu; gpuhist printed these on an
-# H200, driver 580.159.04, CUDA 13.0); the simulated GPU says the same.
-SIM_MESSAGES = {
-    "oom": "allocating device memory failed on the GPU: out of memory (cudaErrorMemoryAllocation)",
-    "kernel": "launching a kernel failed on the GPU: invalid argument (cudaErrorInvalidValue)",
-    "copy": "uploading a strip failed on the GPU: invalid argument (cudaErrorInvalidValue)",
-}
-SIM_DEVICE = (r"^simulated GPU for tests \(GPUHIST_TEST_SIMULATED_GPU=1; counts on the CPU, \d+ "
-              r"threads?\)$")
-
-
-def sim_fell_back(fault):
-    """The backend line after the fall-back: the CPU, and the GPU's error in the engine's words."""
-    return r"^CPU, \d+ threads?: the GPU failed \(" + re.escape(SIM_MESSAGES[fault]) + r"\)$"
+SIM_DEVICE = gimp_results.test_gpu_line()
+# What the CUDA backend says for each fault (kernels/cuda/cuda_backend.cu); the simulated GPU says
+# the same.
+sim_fell_back = gimp_results.fell_back_line
 
 
 def sim_sessions():
-    """(label, GPUHIST_FAULT, GPUHIST_FAULT_AFTER, regex of the backend line, what it says)."""
-    last = str(SIM_STRIPS)
-    return [
-        ("none", None, None, SIM_DEVICE, "the simulated GPU counted"),
-        ("oom-strip2", "oom", "2", sim_fell_back("oom"),
-         "the GPU ran out of memory, the CPU counted"),
-        ("kernel-strip2", "kernel", "2", sim_fell_back("kernel"),
-         "a kernel failed, the CPU counted"),
-        ("copy-strip2", "copy", "2", sim_fell_back("copy"), "a copy failed, the CPU counted"),
+    """(label, GPUHIST_FAULT, GPUHIST_FAULT_AFTER, regex of the backend line, what it says):
+    each fault on the first, a middle and the last strip (oom on the first: when the run
+    begins), then past the last."""
+    last, middle = SIM_STRIPS, (SIM_STRIPS + 1) // 2
+    sessions = [("none", None, None, SIM_DEVICE, "the GPU counted")]
+    for fault, what in (("oom", "the GPU ran out of memory"), ("kernel", "a kernel failed"),
+                        ("copy", "a copy failed")):
+        for strip in (1, middle, last):
+            sessions.append(("%s-strip%d" % (fault, strip), fault, str(strip),
+                             sim_fell_back(fault), "%s on strip %d of %d, the CPU counted"
+                             % (what, strip, last)))
+    sessions += [
         ("oom-begin", "oom", None, sim_fell_back("oom"),
          "out of memory when the run began, the CPU counted"),
-        ("kernel-last-strip", "kernel", last, sim_fell_back("kernel"),
-         "a kernel failed on strip %s of %s, the CPU counted" % (last, last)),
         ("kernel-past-last", "kernel", str(SIM_STRIPS + 1), SIM_DEVICE,
-         "no strip %d, so no fault: the simulated GPU counted" % (SIM_STRIPS + 1)),
+         "no strip %d, so no fault: the GPU counted" % (SIM_STRIPS + 1)),
     ]
+    return sessions
 
 
 def sim_env(fault, after):
-    env = {"GPUHIST_TEST_SIMULATED_GPU": "1", "GPUHIST_MEMORY_BUDGET": SIM_BUDGET}
+    env = dict(gimp_results.test_gpu_env(), GPUHIST_MEMORY_BUDGET=SIM_BUDGET)
     if fault:
         env["GPUHIST_FAULT"] = fault
     if after:
@@ -256,6 +256,7 @@ def run_simulated_batch(args, chk, work, profile, cmd):
                          h=SIM_H, ref=raw, reps=reps) for reps in (0, 2)]
         for c in cases:
             c["gimp"] = gimp
+            c["faulted"] = pattern != SIM_DEVICE
         alive = os.path.join(work, "alive-sim-" + label)
         log = os.path.join(work, "gimp-sim-%s.log" % label)
         env = sim_env(fault, after)
@@ -329,6 +330,7 @@ def run_batch(args, chk):
         label = fault or "none"
         c = fault_case(gimp, label)
         c["gimp"] = gimp
+        c["faulted"] = fault is not None
         env = {"GPUHIST_FAULT": fault} if fault else {}
         alive = os.path.join(work, "alive-" + label)
         rc = gt.run_gimp(gimp, profile,
@@ -516,11 +518,12 @@ def run_pyfu(args, work, profile, mode, extra_env):
     return json.load(open(ret_path)), alive
 
 
-def check_raw_case(chk, work, name, r, w, h):
+def check_raw_case(chk, work, name, r, w, h, faulted=False):
     label = "Python-Fu %s (%dx%d)" % (name, w, h)
     if not chk.check(r is not None and r.get("status") == 3,
                      "%s: the call succeeded: %s" % (label, str(r)[:300])):
         return None
+    gimp_results.check_gpu_backend(chk, label, r.get("backend"), faulted)
     names = ["red", "green", "blue", "alpha"]
     want = gt.expected_counts_raw(os.path.join(work, name + ".raw"), w, 4, (0, 0, w, h), names)
     got, data = gt.read_counts(os.path.join(work, name + ".json"), "json")
@@ -559,6 +562,7 @@ def run_python(args, chk):
                    got, want)
         print("%s: stored values read back: %s" % (kind, " ".join(r["stored"][:16])))
         chk.check(not r.get("dirty"), "%s specials: image not dirty" % kind)
+        gimp_results.check_gpu_backend(chk, "%s specials" % kind, r.get("backend"))
     for name, w, h in (("one-by-n", 1, 3000), ("n-by-one", 3000, 1), ("one-by-one", 1, 1)):
         check_raw_case(chk, work, name, res.get(name), w, h)
     data = check_raw_case(chk, work, "two", res.get("two"), 64, 40)
@@ -586,7 +590,7 @@ def run_python(args, chk):
         for reps in (0, 2):
             name = "%s-reps%d" % (mode, reps)
             r = res.get(name)
-            if check_raw_case(chk, work, name, r, 300, 200) is None:
+            if check_raw_case(chk, work, name, r, 300, 200, faulted=True) is None:
                 continue
             chk.check(re.search(sim_fell_back(fault), r.get("backend") or "") is not None,
                       "Python-Fu %s: the backend return value says the GPU failed (%s) and the "

@@ -17,7 +17,14 @@ files ("engine_kept", "engine_ms", the counts):
   - cpu: without a GPU (the CPU fallback) no engine is kept: there is nothing to start;
   - crash: the resident process is killed between two runs; the next run counts in the
     plug-in's own process, with the same counts, and GIMP has dropped the resident procedure
-    by then (GIMP 2.10 at once, 3.0 when the hand-over finds the process gone).
+    by then (GIMP 2.10 at once, 3.0 when the hand-over finds the process gone);
+  - fault: the kept engine's GPU fails in its second run (GPUHIST_FAULT=kernel,
+    GPUHIST_FAULT_RUN=2): run 1 on the GPU, run 2 takes the kept engine and ends on the CPU
+    with the GPU's error in its backend line, and run 3 is on the GPU again (a new engine: one
+    that fell back is not kept).
+With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine) the real GPU
+stands in for the simulated one, every run on it must name the GPU in its backend line, and the
+cpu session gets its CPU fallback from GPUHIST_FAULT=no-device.
 Every run's counts must equal those of the first run of the "off" session (counted in the
 plug-in's own process); gimp-tests.py checks those against an independent count.
 Exit status: 0 all passed, 1 a check failed, 77 skipped (no GIMP).
@@ -25,6 +32,7 @@ Exit status: 0 all passed, 1 a check failed, 77 skipped (no GIMP).
 
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -36,30 +44,13 @@ gt = gimp_results.load_gimp_tests()
 
 SKIP = 77
 
+# gh-layer and gh-run (gimp_results.NOISE_LAYER) on a 97 x 61 layer, and gh-resident?
 HELPERS = {
-    "2": r"""
-(define (gh-layer)
-  (let* ((img (car (gimp-image-new 97 61 RGB)))
-         (d (car (gimp-layer-new img 97 61 RGB-IMAGE "noise" 100 LAYER-MODE-NORMAL))))
-    (gimp-image-insert-layer img d 0 0)
-    (plug-in-randomize-hurl RUN-NONINTERACTIVE img d 100 1 FALSE 7)
-    (list img d)))
-(define (gh-run img d out)
-  (plug-in-gpu-histogram RUN-NONINTERACTIVE img d out 0 FALSE 256 0 0))
+    "2": gimp_results.noise_layer_script("2", 97, 61) + r"""
 (define (gh-resident?)
   (= 1 (car (gimp-procedural-db-proc-exists "plug-in-gpu-histogram-resident"))))
 """,
-    "3": r"""
-(define (gh-layer)
-  (let* ((img (car (gimp-image-new 97 61 RGB)))
-         (d (car (gimp-layer-new img "noise" 97 61 RGB-IMAGE 100 LAYER-MODE-NORMAL))))
-    (gimp-image-insert-layer img d 0 0)
-    (gimp-drawable-merge-new-filter d "gegl:noise-hurl" 0 LAYER-MODE-REPLACE 1.0
-                                    "pct-random" 100.0 "repeat" 1 "seed" 7)
-    (list img d)))
-(define (gh-run img d out)
-  (plug-in-gpu-histogram #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
-                         #:output-file out #:repetitions 0 #:bins 256))
+    "3": gimp_results.noise_layer_script("3", 97, 61) + r"""
 (define (gh-resident?) ; Script-Fu's default dialect gives 0 or 1 (both true in Scheme)
   (let ((exists (car (gimp-pdb-procedure-exists "plug-in-gpu-histogram-resident"))))
     (and exists (not (eqv? exists 0)))))
@@ -162,7 +153,7 @@ def main():
     args, work = begun
     chk = gt.Checker()
     started = time.time()
-    sim = {"GPUHIST_TEST_SIMULATED_GPU": "1"}
+    sim = gimp_results.test_gpu_env()
 
     run_session(args, work, "off", [("run", "1"), ("run", "2")], dict(sim, GPUHIST_RESIDENT="0"))
     reference = read_run(work, "off", "1")
@@ -171,11 +162,16 @@ def main():
         return 1
     want = counts(reference)
 
-    def check_run(label, name, kept):
+    def check_run(label, name, kept, backend=gimp_results.test_gpu_line()):
         got = read_run(work, label, name)
         chk.check(got is not None, "%s: run %s wrote its JSON" % (label, name))
         if got is None:
             return
+        if backend:
+            chk.check(re.search(backend, got.get("backend", "")) is not None,
+                      "%s: run %s backend %r" % (label, name, got.get("backend")))
+            gimp_results.check_gpu_backend(chk, "%s: run %s" % (label, name), got.get("backend"),
+                                           backend != gimp_results.test_gpu_line())
         chk.check(got.get("engine_kept") is kept, "%s: run %s engine_kept is %s (got %r)"
                   % (label, name, kept, got.get("engine_kept")))
         if kept:
@@ -195,9 +191,10 @@ def main():
     check_run("kept", "2", True)
     check_run("kept", "3", False)
 
-    run_session(args, work, "cpu", [("run", "1"), ("run", "2")], {})
-    check_run("cpu", "1", False)
-    check_run("cpu", "2", False)
+    no_gpu = {"GPUHIST_FAULT": "no-device"} if gimp_results.gpu_required() else {}
+    run_session(args, work, "cpu", [("run", "1"), ("run", "2")], no_gpu)
+    check_run("cpu", "1", False, None)
+    check_run("cpu", "2", False, None)
     cpu = read_run(work, "cpu", "2")
     if cpu is not None:
         chk.check(cpu.get("used_gpu") is False and cpu.get("backend", "").startswith("CPU"),
@@ -212,6 +209,12 @@ def main():
               % read_note(work, "crash", "after-kill"))
     check_run("crash", "1", False)
     check_run("crash", "2", False)
+
+    run_session(args, work, "fault", [("run", "1"), ("run", "2"), ("run", "3")],
+                dict(sim, GPUHIST_FAULT="kernel", GPUHIST_FAULT_RUN="2"))
+    check_run("fault", "1", False)
+    check_run("fault", "2", True, gimp_results.fell_back_line("kernel"))
+    check_run("fault", "3", False)
     return gimp_results.finish(chk, started)
 
 
