@@ -12,7 +12,7 @@
 #define CHANNELS 2
 
 /* Two channels of weighted, fractional values, as a selection with soft edges gives them; the
- * second channel empty at both ends but for a few bins. */
+ * first clipped in its highest bin, not the one below it; the second in its lowest only. */
 static void
 result_init (gh_result *result, double *values)
 {
@@ -21,7 +21,10 @@ result_init (gh_result *result, double *values)
   memset (result, 0, sizeof *result);
   for (int i = 0; i < CHANNELS * BINS; i++)
     values[i] = g_rand_int_range (rand, 0, 4) == 0 ? 0.0 : g_rand_double_range (rand, 0.0, 40.0);
+  values[BINS - 2] = 0.0;
+  values[BINS - 1] = 7.75;
   values[BINS + 0] = 12.5;
+  values[BINS + BINS - 2] = 5.0;
   values[BINS + BINS - 1] = 0.0;
   g_rand_free (rand);
   result->channels = CHANNELS;
