@@ -14,8 +14,7 @@ channel_total (const double *values, int bins)
 }
 
 gboolean
-gpuhist_range_stats (const gh_result *result, int channel, int lo, int hi,
-                     GpuhistRangeStats *stats)
+gpuhist_range_stats (const gh_result *result, int channel, int lo, int hi, GpuhistRangeStats *stats)
 {
   const double *values;
   double *inside;
@@ -47,8 +46,7 @@ gpuhist_range_stats (const gh_result *result, int channel, int lo, int hi,
 }
 
 gboolean
-gpuhist_channel_clipping (const gh_result *result, int channel, double *shadows,
-                          double *highlights)
+gpuhist_channel_clipping (const gh_result *result, int channel, double *shadows, double *highlights)
 {
   const double *values;
   double total;
