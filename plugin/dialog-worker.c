@@ -23,6 +23,38 @@ read_settings (GpuhistDialog *d)
       = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (d->repetitions));
   if (choice >= 0 && choice < (int) G_N_ELEMENTS (gpuhist_bin_choices))
     d->params.settings->bins = gpuhist_bin_choices[choice];
+  choice = gtk_combo_box_get_active (GTK_COMBO_BOX (d->weighting_combo));
+  if (choice == GPUHIST_WEIGHTING_GIMP || choice == GPUHIST_WEIGHTING_PIXELS)
+    d->params.settings->weighting = choice;
+  choice = gtk_combo_box_get_active (GTK_COMBO_BOX (d->source_combo));
+  if (choice == GPUHIST_SOURCE_DRAWABLE || choice == GPUHIST_SOURCE_VISIBLE)
+    d->params.settings->source = choice;
+}
+
+/* The source Re-run reads, from the glue when the user picked another than the last run's; FALSE
+ * with the reason in the status line when there is none. */
+static gboolean
+pick_source (GpuhistDialog *d)
+{
+  GpuhistSourceKind kind = d->params.settings->source;
+  const GpuhistSource *source;
+  GError *error = NULL;
+  gchar *message;
+
+  if (d->params.open_source == NULL)
+    return TRUE;
+  source = d->params.open_source (kind, d->params.open_source_data, &error);
+  if (source != NULL)
+    {
+      d->params.source = source;
+      return TRUE;
+    }
+  message = g_strdup_printf (_ ("That failed: %s"),
+                             error != NULL ? error->message : _ ("unknown error"));
+  gpuhist_dialog_set_status (d, message);
+  g_free (message);
+  g_clear_error (&error);
+  return FALSE;
 }
 
 void
@@ -87,6 +119,8 @@ gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy)
 {
   gtk_widget_set_sensitive (d->repetitions, !busy);
   gtk_widget_set_sensitive (d->bins_combo, !busy);
+  gtk_widget_set_sensitive (d->weighting_combo, !busy);
+  gtk_widget_set_sensitive (d->source_combo, !busy);
   gtk_widget_set_sensitive (d->rerun_button, !busy);
   gtk_widget_set_sensitive (d->compare_button, !busy && d->params.report->layer.channels > 0);
   gtk_widget_set_sensitive (d->export_button, !busy);
@@ -107,6 +141,8 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
     return;
 
   gpuhist_dialog_save_settings (d);
+  if (job == GPUHIST_JOB_MEASURE && !pick_source (d))
+    return;
   d->job = job;
   d->job_settings = *d->params.settings;
   d->job_settings.output_file = NULL; /* the glue writes the output file, not a re-run */
