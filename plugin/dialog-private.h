@@ -74,6 +74,9 @@ typedef struct
   gint progress_permille; /* atomic: -1 while unknown */
   guint progress_source;
   GpuhistSettings job_settings;
+  /* What a Re-run's worker reads: the source with its pixels and selection copied into the
+   * plug-in's memory on the main thread (dialog-worker.c says why); the buffers are the job's. */
+  GpuhistSource job_source;
   GpuhistReport job_report;
   gboolean job_ok;
   GError *job_error;

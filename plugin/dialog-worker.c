@@ -90,7 +90,7 @@ worker (gpointer data)
     {
       GpuhistMonitor monitor = { monitor_progress, monitor_cancelled, d };
 
-      d->job_ok = gpuhist_measure (d->params.engine, d->params.source, &d->job_settings, &monitor,
+      d->job_ok = gpuhist_measure (d->params.engine, &d->job_source, &d->job_settings, &monitor,
                                    &d->job_report, &d->job_error);
     }
   else
@@ -132,6 +132,47 @@ gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy)
     gtk_widget_hide (d->progress_box);
 }
 
+/* A buffer of `rect` of `buffer`, in its format, in the plug-in's memory (zero outside the
+ * buffer's extent, as the selection's abyss reads). */
+static GeglBuffer *
+local_copy (GeglBuffer *buffer, const GeglRectangle *rect)
+{
+  GeglBuffer *copy = gegl_buffer_new (rect, gegl_buffer_get_format (buffer));
+
+  gegl_buffer_copy (buffer, rect, GEGL_ABYSS_NONE, copy, rect);
+  return copy;
+}
+
+/* The source for a Re-run's worker, its pixels and selection read here, on the main thread.
+ * GIMP 2.10's resident plug-in is an extension: libgimp reads GIMP's wire in the main loop, so a
+ * worker's tile requests had their answers taken from it ("unexpected tile message", then the
+ * plug-in died; docs/RELIABILITY.md).  The first run's tiles were cached, which hid it until a
+ * Re-run read tiles that were not: the visible image's, a second selection buffer, a large
+ * layer's. */
+static void
+copy_job_source (GpuhistDialog *d)
+{
+  const GpuhistSource *source = d->params.source;
+  GeglRectangle mask_rect = source->area;
+
+  d->job_source = *source; /* the name and formats stay the source's */
+  d->job_source.buffer = local_copy (source->buffer, &source->area);
+  if (source->coverage_buffer != NULL)
+    {
+      mask_rect.x += source->coverage_dx;
+      mask_rect.y += source->coverage_dy;
+      d->job_source.coverage_buffer = local_copy (source->coverage_buffer, &mask_rect);
+    }
+}
+
+static void
+clear_job_source (GpuhistDialog *d)
+{
+  g_clear_object (&d->job_source.buffer);
+  g_clear_object (&d->job_source.coverage_buffer);
+  memset (&d->job_source, 0, sizeof d->job_source);
+}
+
 static void
 start_job (GpuhistDialog *d, GpuhistJobKind job)
 {
@@ -143,6 +184,8 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
   gpuhist_dialog_save_settings (d);
   if (job == GPUHIST_JOB_MEASURE && !pick_source (d))
     return;
+  if (job == GPUHIST_JOB_MEASURE)
+    copy_job_source (d);
   d->job = job;
   d->job_settings = *d->params.settings;
   d->job_settings.output_file = NULL; /* the glue writes the output file, not a re-run */
@@ -173,6 +216,7 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
   d->thread = g_thread_try_new ("gpuhist-worker", worker, d, &error);
   if (d->thread == NULL)
     {
+      clear_job_source (d);
       gpuhist_dialog_set_busy (d, FALSE);
       gpuhist_dialog_set_status (d, error->message);
       g_clear_error (&error);
@@ -192,6 +236,7 @@ job_finished (gpointer data)
 
   g_thread_join (d->thread);
   d->thread = NULL;
+  clear_job_source (d);
   if (d->progress_source != 0)
     {
       g_source_remove (d->progress_source);

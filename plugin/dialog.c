@@ -159,7 +159,6 @@ build_range_pane (GpuhistDialog *d)
   box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 4);
   d->range_label = left_label (NULL);
   gtk_label_set_line_wrap (GTK_LABEL (d->range_label), TRUE);
-  atk_object_set_name (gtk_widget_get_accessible (d->range_label), "range");
   gtk_box_pack_start (GTK_BOX (box), d->range_label, FALSE, FALSE, 0);
   d->range_store = gpuhist_dialog_store_new (GPUHIST_RANGE_COLUMNS);
   tree = gpuhist_dialog_table_new (d->range_store, "range table", gpuhist_dialog_range_titles (),
