@@ -250,6 +250,21 @@ build_choice_combo (const char *const *entries, int n_entries, int active)
   return combo;
 }
 
+/* A mnemonic label and a combo of these entries showing entry `active`, packed into row. */
+static GtkWidget *
+labelled_combo (GtkWidget *row, const char *label_text, const char *const *entries, int n_entries,
+                int active, const char *tooltip)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (label_text);
+  GtkWidget *combo = build_choice_combo (entries, n_entries, active);
+
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), combo);
+  gimp_help_set_help_data (combo, tooltip, NULL);
+  gtk_box_pack_start (GTK_BOX (row), label, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), combo, FALSE, FALSE, 0);
+  return combo;
+}
+
 /* Weighting and the source: what Re-run counts.  The entries are GpuhistWeighting's and
  * GpuhistSourceKind's, in order, named as the procedure's choices are in GIMP 3.0. */
 static void
@@ -258,29 +273,15 @@ build_counting_controls (GpuhistDialog *d, GtkWidget *main_box)
   const char *weightings[] = { _ ("As GIMP counts"), _ ("Whole pixels") };
   const char *sources[] = { _ ("The drawable"), _ ("The visible image") };
   GtkWidget *row = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label;
 
-  label = gtk_label_new_with_mnemonic (_ ("_Weighting:"));
-  gtk_box_pack_start (GTK_BOX (row), label, FALSE, FALSE, 0);
-  d->weighting_combo
-      = build_choice_combo (weightings, G_N_ELEMENTS (weightings), d->params.settings->weighting);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), d->weighting_combo);
-  gimp_help_set_help_data (d->weighting_combo,
-                           _ ("For Re-run: as GIMP's histogram counts (each pixel by its "
-                              "selection coverage, colours by alpha), or whole pixels (each "
-                              "pixel at least half selected once, alpha ignored)"),
-                           NULL);
-  gtk_box_pack_start (GTK_BOX (row), d->weighting_combo, FALSE, FALSE, 0);
-  label = gtk_label_new_with_mnemonic (_ ("Rea_d from:"));
-  gtk_box_pack_start (GTK_BOX (row), label, FALSE, FALSE, 0);
-  d->source_combo
-      = build_choice_combo (sources, G_N_ELEMENTS (sources), d->params.settings->source);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), d->source_combo);
-  gimp_help_set_help_data (d->source_combo,
-                           _ ("For Re-run: the drawable, or the image as it is shown, every "
-                              "visible layer composited (the image is not changed)"),
-                           NULL);
-  gtk_box_pack_start (GTK_BOX (row), d->source_combo, FALSE, FALSE, 0);
+  d->weighting_combo = labelled_combo (
+      row, _ ("_Weighting:"), weightings, G_N_ELEMENTS (weightings), d->params.settings->weighting,
+      _ ("For Re-run: as GIMP's histogram counts (each pixel by its selection coverage, colours "
+         "by alpha), or whole pixels (each pixel at least half selected once, alpha ignored)"));
+  d->source_combo = labelled_combo (
+      row, _ ("Rea_d from:"), sources, G_N_ELEMENTS (sources), d->params.settings->source,
+      _ ("For Re-run: the drawable, or the image as it is shown, every visible layer composited "
+         "(the image is not changed)"));
   gtk_box_pack_start (GTK_BOX (main_box), row, FALSE, FALSE, 0);
 }
 

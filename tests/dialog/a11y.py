@@ -114,6 +114,10 @@ while time.time() < deadline and not pages:
 table = first_table(pages[0]) if pages else None
 if table is not None:
     print("undo-rows %d" % table.queryTable().nRows)
+else:
+    tabs = []
+    walk_desktop(lambda node, name, role: tabs.append(name or "?") if role == "page tab" else None)
+    print("no-undo page tabs: " + "|".join(tabs))
 """
 
 
@@ -165,6 +169,9 @@ def widgets(python, env, names, seconds=20):
 def undo_rows(python, env, seconds=20):
     """How many rows GIMP's Undo History dockable shows (the steps and the base image), or
     None where it is not found."""
-    rows = [int(line.split()[1]) for line in _probe(python, env, UNDO, seconds)
-            if line.startswith("undo-rows ")]
+    lines = _probe(python, env, UNDO, seconds)
+    rows = [int(line.split()[1]) for line in lines if line.startswith("undo-rows ")]
+    for line in lines:
+        if line.startswith("no-undo "):
+            print("# " + line, flush=True)
     return rows[0] if rows else None

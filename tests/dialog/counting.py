@@ -142,9 +142,10 @@ class Counting:
         self.checks.ok(self.choose("alt+d", ["Up"], "The drawable"),
                        "Read from: The drawable picked again (Alt+D, Up)")
 
-    def select_range(self):
+    def select_range(self, screenshot):
         """Drags across the plot from a third to about a half of its width; reads the range's
-        title and table, and the statistics table; then Escape must clear the range."""
+        title and table, and the statistics table, and saves `screenshot`; then Escape must
+        clear the range."""
         view = a11y.widgets(self.python, self.env, ["histogram"]).get("histogram")
         rows, title = [], None
         if view is not None:
@@ -155,6 +156,7 @@ class Counting:
             title = next((l for l in a11y.labels(self.python, self.env, "Bins ", ["Bins "], 10)
                           if RANGE_TITLE.match(l)), None)
         self.stats = a11y.table_rows(self.python, self.env, "statistics table")
+        self.window.grab(screenshot)
         names = [r[0].split()[-1] for r in rows]
         good = title is not None and names == CHANNELS
         self.checks.ok(good, "a drag across the plot selects a range: its title, and a row for "

@@ -21,7 +21,8 @@ Then, from outside GIMP as a user would:
      that the histogram is drawn again and, through at-spi, the line under the timing table: the
      bins, what the fastest kernel ran as and its time against the read-only ceiling;
   5b. (issue 15) drags across the plot with the pointer and reads the range's title and table
-     and the statistics table; Escape clears the range;
+     and the statistics table (dialog-gimp<N>-range.png: the screenshot in README); Escape
+     clears the range;
   6. presses Close (Alt+C, the button's mnemonic);
   7. checks that GIMP still runs, and that the batch, continuing after the plug-in, found the
      image clean (no undo step added, by the Re-runs of the layer or of the visible image
@@ -437,7 +438,8 @@ def main():
         # 5b. Issue 15: a range dragged across the plot, and the clipping columns.
         if python is not None:
             undo.append(a11y.undo_rows(python, env))
-            counting.select_range()
+            counting.select_range(os.path.join(args.outdir,
+                                               "dialog-gimp%s-range.png" % args.gimp_version))
 
         # 6. Close, from the keyboard.
         xdotool(env, "windowfocus", "--sync", window)
