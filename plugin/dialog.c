@@ -61,7 +61,6 @@ build_header (GpuhistDialog *d, GtkWidget *main_box)
   d->subline = left_label (NULL);
   gtk_box_pack_start (GTK_BOX (main_box), d->subline, FALSE, FALSE, 0);
   d->counted = left_label (NULL);
-  gtk_label_set_line_wrap (GTK_LABEL (d->counted), TRUE);
   gtk_label_set_selectable (GTK_LABEL (d->counted), TRUE);
   gtk_box_pack_start (GTK_BOX (main_box), d->counted, FALSE, FALSE, 0);
   d->info = left_label (NULL);
@@ -380,14 +379,15 @@ build (GpuhistDialog *d)
   build_header (d, main_box);
   columns = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_box_pack_start (GTK_BOX (main_box), columns, TRUE, TRUE, 0);
-  /* Left: the histogram and the statistics; right: the timing and the contention tables. */
+  /* Left: the histogram and the selected range; right: the statistics, the timing and the
+   * contention tables (side by side the tables would be wider than many screens). */
   left = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_box_pack_start (GTK_BOX (columns), left, TRUE, TRUE, 0);
   right = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_box_pack_start (GTK_BOX (columns), right, TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (left), build_histogram_pane (d), TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (left), build_stats_pane (d), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (right), build_range_pane (d), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (left), build_range_pane (d), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (right), build_stats_pane (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (right), build_timing_pane (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (right), build_compare_pane (d), FALSE, FALSE, 0);
   build_counting_controls (d, main_box);

@@ -57,6 +57,9 @@ class Window:
             xdotool(self.env, "key", "--clearmodifiers", key)
             time.sleep(pause)
 
+    def move(self, x, y):
+        xdotool(self.env, "mousemove", "--sync", str(x), str(y))
+
     def click(self, x, y):
         xdotool(self.env, "mousemove", "--sync", str(x), str(y))
         xdotool(self.env, "click", "1")
