@@ -142,6 +142,21 @@ class Counting:
         self.checks.ok(self.choose("alt+d", ["Up"], "The drawable"),
                        "Read from: The drawable picked again (Alt+D, Up)")
 
+    def compare(self):
+        """Compare with flat and noisy on the weighted run (issue 15: it keeps working there):
+        the contention table gets the flat and the noise rows, each with its times."""
+        rows = []
+        if self.click_button("Compare with flat and noisy"):
+            deadline = time.time() + 60
+            while time.time() < deadline and len(rows) < 3:
+                time.sleep(1.0)
+                rows = a11y.table_rows(self.python, self.env, "contention table", 5)
+        names = [r[0] for r in rows]
+        timed = all(re.search(r"\d ms$", r[3]) and re.search(r"\d ms$", r[5]) for r in rows)
+        self.checks.ok(len(rows) == 3 and names[1:] == ["Flat", "Uniform noise"] and timed,
+                       "Compare with flat and noisy on the selection's weighted run: the flat "
+                       "and the noise rows, timed", "%s" % rows)
+
     def select_range(self, screenshot):
         """Drags across the plot from a third to about a half of its width; reads the range's
         title and table, and the statistics table, and saves `screenshot`; then Escape must

@@ -20,7 +20,7 @@ Then, from outside GIMP as a user would:
      (tests/view draws 65536).  The image is 16-bit, so that the bins are its own.  It checks
      that the histogram is drawn again and, through at-spi, the line under the timing table: the
      bins, what the fastest kernel ran as and its time against the read-only ceiling;
-  5b. (issue 15) drags across the plot with the pointer and reads the range's title and table
+  5b. (issue 15) presses Compare with flat and noisy and reads the contention table; drags across the plot with the pointer and reads the range's title and table
      and the statistics table (dialog-gimp<N>-range.png: the screenshot in README); Escape
      clears the range;
   6. presses Close (Alt+C, the button's mnemonic);
@@ -438,6 +438,7 @@ def main():
         # 5b. Issue 15: a range dragged across the plot, and the clipping columns.
         if python is not None:
             undo.append(a11y.undo_rows(python, env))
+            counting.compare()
             counting.select_range(os.path.join(args.outdir,
                                                "dialog-gimp%s-range.png" % args.gimp_version))
 

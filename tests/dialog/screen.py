@@ -58,18 +58,21 @@ class Window:
             time.sleep(pause)
 
     def move(self, x, y):
-        xdotool(self.env, "mousemove", "--sync", str(x), str(y))
+        # not --sync: xdotool then waits for a motion that never comes when the pointer is
+        # there already
+        xdotool(self.env, "mousemove", str(x), str(y))
+        time.sleep(0.2)
 
     def click(self, x, y):
-        xdotool(self.env, "mousemove", "--sync", str(x), str(y))
+        self.move(x, y)
         xdotool(self.env, "click", "1")
 
     def drag(self, x0, x1, y, steps=6):
         """Button 1 pressed at (x0, y), moved in steps to (x1, y), released."""
-        xdotool(self.env, "mousemove", "--sync", str(x0), str(y))
+        self.move(x0, y)
         xdotool(self.env, "mousedown", "1")
         for step in range(1, steps + 1):
-            xdotool(self.env, "mousemove", "--sync", str(x0 + (x1 - x0) * step // steps), str(y))
+            self.move(x0 + (x1 - x0) * step // steps, y)
         xdotool(self.env, "mouseup", "1")
 
     def grab(self, path):
