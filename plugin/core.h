@@ -27,6 +27,15 @@ G_BEGIN_DECLS
 /* The channels a report can hold: the drawable's, then value and luminance for RGB layers. */
 #define GPUHIST_MAX_COUNTED_CHANNELS (GH_MAX_CHANNELS + 2)
 
+/* What kind of drawable the source is: a layer (RGB, gray or indexed, with or without alpha), or
+ * a layer mask or channel (always one channel, "gray", in the curve asked for, like a gray
+ * layer). */
+typedef enum
+{
+  GPUHIST_DRAWABLE_LAYER,
+  GPUHIST_DRAWABLE_MASK_OR_CHANNEL
+} GpuhistDrawableKind;
+
 /* What to read: a drawable's buffer, the rectangle within it (the selection's bounds), and the
  * format to read it in.  The glue fills it; the core never asks GIMP anything. */
 typedef struct
@@ -51,6 +60,7 @@ typedef struct
    * (gray) channels; it is RGB (or indexed, read as RGB), so value and luminance are added. */
   gboolean alpha_weighs;
   gboolean derived;
+  GpuhistDrawableKind kind;
 } GpuhistSource;
 
 /* How pixels weigh (the procedure's `weighting`): as GIMP's histogram counts them (selection
@@ -110,6 +120,12 @@ typedef struct
                           was used), set by the glue; owned; NULL for none */
   int requested_bins;  /* what the settings asked for; layer.bins says what was counted (256
                           for 8-bit and indexed layers whatever was asked) */
+  /* What was counted, for the dialog's line that says so (gpuhist_format_counted). */
+  GpuhistWeighting weighting;
+  GpuhistSourceKind source_kind;
+  GpuhistDrawableKind drawable_kind;
+  gboolean selection;   /* a selection's coverage plane was read (a selection was there) */
+  gboolean layer_alpha; /* a layer with alpha: it weighs the colours under weighting gimp */
 } GpuhistReport;
 
 /* Progress and cancellation for long runs; either may be NULL.  progress gets 0..1; cancelled
@@ -120,15 +136,6 @@ typedef struct
   gboolean (*cancelled) (gpointer user_data);
   gpointer user_data;
 } GpuhistMonitor;
-
-/* What kind of drawable the source is: a layer (RGB, gray or indexed, with or without alpha), or
- * a layer mask or channel (always one channel, "gray", in the curve asked for, like a gray
- * layer). */
-typedef enum
-{
-  GPUHIST_DRAWABLE_LAYER,
-  GPUHIST_DRAWABLE_MASK_OR_CHANNEL
-} GpuhistDrawableKind;
 
 /* TRUE for the bin counts the procedure accepts: 256, 1024, 4096, 16384, 65536. */
 gboolean gpuhist_bins_valid (int bins);

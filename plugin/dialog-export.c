@@ -170,6 +170,22 @@ gpuhist_dialog_stats_titles (void)
   titles[6] = _ ("Busiest bin");
   titles[7] = _ ("Bins used");
   titles[8] = _ ("Pixels");
+  titles[9] = _ ("Shadows");
+  titles[10] = _ ("Highlights");
+  return titles;
+}
+
+const char *const *
+gpuhist_dialog_range_titles (void)
+{
+  static const char *titles[GPUHIST_RANGE_COLUMNS];
+
+  titles[0] = _ ("Channel");
+  titles[1] = _ ("Pixels");
+  titles[2] = _ ("Share");
+  titles[3] = _ ("Mean");
+  titles[4] = _ ("Median");
+  titles[5] = _ ("Std. dev.");
   return titles;
 }
 

@@ -1,8 +1,19 @@
 /* gpu-histogram: the dialog's texts and table cells.  See dialog-format.h. */
+#include <math.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "dialog-format.h"
 #include "report.h"
+
+/* Whole pixels as integers, coverage totals to a tenth of a pixel. */
+static gchar *
+format_pixels (double pixels)
+{
+  if (fabs (pixels - floor (pixels + 0.5)) < 1e-6)
+    return g_strdup_printf ("%.0f", floor (pixels + 0.5));
+  return g_strdup_printf ("%.1f", pixels);
+}
 
 gchar *
 gpuhist_format_number_ms (double ms)
@@ -192,7 +203,8 @@ gpuhist_format_compare_cells (const gh_result *result, const char *name, gchar *
 }
 
 void
-gpuhist_format_stats_cells (const gh_channel_stats *stats, gchar **cells)
+gpuhist_format_stats_cells (const gh_channel_stats *stats, double shadows, double highlights,
+                            gchar **cells)
 {
   cells[0] = g_strdup_printf ("%.2f", stats->mean);
   cells[1] = g_strdup_printf ("%.2f", stats->stddev);
@@ -202,6 +214,46 @@ gpuhist_format_stats_cells (const gh_channel_stats *stats, gchar **cells)
   cells[5] = gpuhist_format_percent (100.0 * stats->busiest_share);
   cells[6] = g_strdup_printf ("%d", stats->bins_used);
   cells[7] = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->pixels);
+  cells[8] = gpuhist_format_share (shadows);
+  cells[9] = gpuhist_format_share (highlights);
+}
+
+gchar *
+gpuhist_format_share (double share)
+{
+  /* Two decimals: a clipped highlight of 0.04 % is worth seeing, and reads back exactly
+   * enough to check. */
+  return g_strdup_printf (_ ("%.2f %%"), 100.0 * share);
+}
+
+void
+gpuhist_format_range_cells (const GpuhistRangeStats *stats, gchar **cells)
+{
+  cells[0] = format_pixels (stats->weight);
+  cells[1] = gpuhist_format_share (stats->share);
+  if (stats->median < 0)
+    {
+      for (int i = 2; i < GPUHIST_RANGE_COLUMNS - 1; i++)
+        cells[i] = g_strdup (_ ("—"));
+      return;
+    }
+  cells[2] = g_strdup_printf ("%.2f", stats->mean);
+  cells[3] = g_strdup_printf ("%d", stats->median);
+  cells[4] = g_strdup_printf ("%.2f", stats->stddev);
+}
+
+gchar *
+gpuhist_format_range (int lo, int hi, int bins)
+{
+  if (bins > GH_BINS)
+    /* TRANSLATORS: the selected range at more bins than levels, e.g. "Bins 4096–8191 of
+     * 65536" */
+    return g_strdup_printf (_ ("Bins %d–%d of %d"), lo, hi, bins);
+  if (lo == hi)
+    /* TRANSLATORS: the selected range when it is one level, e.g. "Level 100" */
+    return g_strdup_printf (_ ("Level %d"), lo);
+  /* TRANSLATORS: the selected range, e.g. "Levels 100–150 (51 levels)" */
+  return g_strdup_printf (_ ("Levels %d–%d (%d levels)"), lo, hi, hi - lo + 1);
 }
 
 gchar *
@@ -293,4 +345,84 @@ gpuhist_format_strategy (const GpuhistReport *report)
                               report->requested_bins);
     }
   return g_string_free (text, FALSE);
+}
+
+/* The counted line's first part: what was read. */
+static const char *
+counted_what (const GpuhistReport *report)
+{
+  gboolean visible = report->source_kind == GPUHIST_SOURCE_VISIBLE;
+
+  if (report->selection)
+    return visible ? _ ("The selection of the visible image") : _ ("The selection");
+  if (visible)
+    return _ ("The whole visible image");
+  return report->drawable_kind == GPUHIST_DRAWABLE_LAYER ? _ ("The whole layer")
+                                                         : _ ("The whole channel");
+}
+
+/* The counted line's last part: how the pixels weighed, or NULL when each counted once. */
+static const char *
+counted_how (const GpuhistReport *report)
+{
+  if (report->weighting == GPUHIST_WEIGHTING_PIXELS)
+    {
+      if (report->selection)
+        return report->layer_alpha ? _ ("each pixel whose selection coverage is at least one "
+                                        "half counted once, alpha ignored")
+                                   : _ ("each pixel whose selection coverage is at least one "
+                                        "half counted once");
+      return report->layer_alpha ? _ ("each pixel counted once, alpha ignored") : NULL;
+    }
+  if (report->selection)
+    return report->layer_alpha ? _ ("weighted by coverage and alpha") : _ ("weighted by coverage");
+  return report->layer_alpha ? _ ("weighted by alpha") : NULL;
+}
+
+gchar *
+gpuhist_format_counted (const GpuhistReport *report)
+{
+  const gh_result *layer = &report->layer;
+  const char *how = counted_how (report);
+  gchar *amount, *line, *text;
+
+  if (layer->values == NULL || layer->input_channels < 1 || layer->bins < 1)
+    return g_strdup ("");
+  if (report->selection)
+    {
+      /* The last channel of the layer's own: weighted by the coverage alone (alpha, or any
+       * channel of a layer without alpha), so its total is the selection's. */
+      const double *v = layer->values + (size_t) (layer->input_channels - 1) * layer->bins;
+      double covered = 0.0;
+      gchar *weight, *pixels;
+
+      for (int b = 0; b < layer->bins; b++)
+        covered += v[b];
+      weight = format_pixels (covered);
+      pixels = format_pixels ((double) layer->samples);
+      /* TRANSLATORS: what the selection covers of its bounding rectangle, e.g. "7854.7 of the
+       * 10000 pixels in its bounds" */
+      amount = g_strdup_printf (_ ("%s of the %s pixels in its bounds"), weight, pixels);
+      g_free (weight);
+      g_free (pixels);
+    }
+  else
+    {
+      gchar *pixels = format_pixels ((double) layer->samples);
+
+      /* TRANSLATORS: the pixels counted, e.g. "10000 pixels" */
+      amount = g_strdup_printf (_ ("%s pixels"), pixels);
+      g_free (pixels);
+    }
+  /* TRANSLATORS: what was counted and how much of it, e.g. "The selection: 7854.7 of the 10000
+   * pixels in its bounds" */
+  line = g_strdup_printf (_ ("%s: %s"), counted_what (report), amount);
+  g_free (amount);
+  if (how == NULL)
+    return line;
+  /* TRANSLATORS: the counted line, then how the pixels weighed, e.g. "The whole layer: 10000
+   * pixels, weighted by alpha" */
+  text = g_strdup_printf (_ ("%s, %s"), line, how);
+  g_free (line);
+  return text;
 }

@@ -6,6 +6,7 @@
 #ifndef GPUHIST_DIALOG_FORMAT_H
 #define GPUHIST_DIALOG_FORMAT_H
 
+#include "channel-stats.h"
 #include "core.h"
 
 G_BEGIN_DECLS
@@ -25,13 +26,15 @@ typedef enum
 
 #define GPUHIST_TIMING_COLUMNS 6
 #define GPUHIST_COMPARE_COLUMNS 7
-#define GPUHIST_STATS_COLUMNS 9
+#define GPUHIST_STATS_COLUMNS 11
+#define GPUHIST_RANGE_COLUMNS 6
 
 gchar *gpuhist_format_number_ms (double ms); /* about three significant digits, no unit */
 gchar *gpuhist_format_ms (double ms);        /* "1.23 ms"; "—" below 0 */
 gchar *gpuhist_format_gbps (double gbps);    /* about three significant digits; "—" for 0 */
 gchar *gpuhist_format_percent (double percent);
 gchar *gpuhist_format_speedup (double speedup); /* "12.3×"; "—" for 0 */
+gchar *gpuhist_format_share (double share);     /* 0..1 as "12.34 %" */
 
 /* A timing's median in ms, or -1 when it did not run. */
 double gpuhist_timing_median (const gh_result *result, gh_timing_kind kind);
@@ -43,8 +46,16 @@ void gpuhist_format_timing_cells (const GpuhistReport *report, GpuhistTimingRow 
 /* The GPUHIST_COMPARE_COLUMNS cells of a row of the contention table; name is plain text. */
 void gpuhist_format_compare_cells (const gh_result *result, const char *name, gchar **cells);
 /* The statistics of one channel, all the cells of its row but the first (the channel's name):
- * GPUHIST_STATS_COLUMNS - 1 of them. */
-void gpuhist_format_stats_cells (const gh_channel_stats *stats, gchar **cells);
+ * GPUHIST_STATS_COLUMNS - 1 of them, the last two the clipping (gpuhist_channel_clipping,
+ * 0..1) at the shadows and the highlights. */
+void gpuhist_format_stats_cells (const gh_channel_stats *stats, double shadows, double highlights,
+                                 gchar **cells);
+/* A channel's statistics over the selected range, all the cells of its row but the first:
+ * GPUHIST_RANGE_COLUMNS - 1 of them (weight, share, mean, median, standard deviation). */
+void gpuhist_format_range_cells (const GpuhistRangeStats *stats, gchar **cells);
+/* The range's title, plain text: "Levels 100–150 (51 levels)", "Level 100", or where a level is
+ * not a bin (more than 256 bins) "Bins 4096–8191 of 65536". */
+gchar *gpuhist_format_range (int lo, int hi, int bins);
 
 /* The headline (the fastest kernel's speedup), its subline (the seed's kernel's), both markup;
  * the plain line about the layer; the markup line about the backend. */
@@ -52,6 +63,14 @@ gchar *gpuhist_format_headline (const GpuhistReport *report);
 gchar *gpuhist_format_subline (const GpuhistReport *report);
 gchar *gpuhist_format_info (const GpuhistReport *report, int width, int height, gboolean linear);
 gchar *gpuhist_format_backend (const GpuhistReport *report);
+/* The line under the headline that says what was counted, plain text: "The selection: 7854.7
+ * of the 10000 pixels in its bounds, weighted by coverage and alpha", "The whole layer: 10000
+ * pixels", "The selection of the visible image: ...", and under weighting pixels "..., each
+ * pixel whose selection coverage is at least one half, counted once".  The weight is the
+ * selection's coverage total (the last channel's, which alpha does not weigh); "" before a
+ * run. */
+gchar *gpuhist_format_counted (const GpuhistReport *report);
+
 /* Under the timing table, plain text: the fastest kernel's strategy, its time against the
  * read-only ceiling, and for an 8-bit layer asked for more bins that it has 256 levels. */
 gchar *gpuhist_format_strategy (const GpuhistReport *report);

@@ -36,6 +36,7 @@ typedef struct
   GtkWidget *dialog;
   GtkWidget *headline;
   GtkWidget *subline;
+  GtkWidget *counted; /* what was counted (gpuhist_format_counted) */
   GtkWidget *info;
   GtkWidget *backend_icon;
   GtkWidget *backend;
@@ -43,13 +44,19 @@ typedef struct
   GtkWidget *bin_label;
   GtkWidget *log_toggle;
   GtkWidget *channel_box;
-  GtkWidget *channel_toggles[GH_MAX_CHANNELS];
+  /* The layer's channels, then value and luminance, whose toggles (labels of their own) show
+   * only for RGB layers. */
+  GtkWidget *channel_toggles[GPUHIST_MAX_COUNTED_CHANNELS];
   GtkListStore *stats_store;
+  GtkWidget *range_label;
+  GtkListStore *range_store;
   GtkListStore *timing_store;
   GtkListStore *compare_store;
   GtkWidget *compare_button;
   GtkWidget *repetitions;
   GtkWidget *bins_combo;
+  GtkWidget *weighting_combo; /* GpuhistWeighting, in order */
+  GtkWidget *source_combo;    /* GpuhistSourceKind, in order */
   GtkWidget *strategy;
   GtkWidget *rerun_button;
   GtkWidget *export_button;
@@ -67,6 +74,9 @@ typedef struct
   gint progress_permille; /* atomic: -1 while unknown */
   guint progress_source;
   GpuhistSettings job_settings;
+  /* What a Re-run's worker reads: the source with its pixels and selection copied into the
+   * plug-in's memory on the main thread (dialog-worker.c says why); the buffers are the job's. */
+  GpuhistSource job_source;
   GpuhistReport job_report;
   gboolean job_ok;
   GError *job_error;
@@ -80,9 +90,12 @@ GtkListStore *gpuhist_dialog_store_new (int n_columns);
 void gpuhist_dialog_update_all (GpuhistDialog *d);
 void gpuhist_dialog_fill_compare (GpuhistDialog *d);
 void gpuhist_dialog_set_status (GpuhistDialog *d, const char *text);
+/* A swatch of the channel's colour, then text (plain, or with a mnemonic). */
+gchar *gpuhist_dialog_channel_markup (const char *channel_name, const char *text);
 void gpuhist_dialog_bin_changed (GpuhistHistogramView *view, gint bin, gpointer data);
 void gpuhist_dialog_log_toggled (GtkToggleButton *toggle, gpointer data);
 void gpuhist_dialog_channel_toggled (GtkToggleButton *toggle, gpointer data);
+void gpuhist_dialog_range_changed (GpuhistHistogramView *view, gpointer data);
 
 /* dialog-worker.c */
 void gpuhist_dialog_save_settings (GpuhistDialog *d);
@@ -98,6 +111,7 @@ void gpuhist_dialog_help (const gchar *help_id, gpointer help_data);
 const char *const *gpuhist_dialog_timing_titles (void);
 const char *const *gpuhist_dialog_compare_titles (void);
 const char *const *gpuhist_dialog_stats_titles (void);
+const char *const *gpuhist_dialog_range_titles (void);
 
 G_END_DECLS
 

@@ -58,15 +58,35 @@ append_row (GtkListStore *store, gchar **cells, int n)
     }
 }
 
-static gchar *
-channel_markup (const char *channel_name)
+gchar *
+gpuhist_dialog_channel_markup (const char *channel_name, const char *text)
 {
   double rgb[3];
 
   gpuhist_channel_color (channel_name, rgb);
   return g_markup_printf_escaped ("<span foreground=\"#%02x%02x%02x\">■</span> %s",
                                   (int) (rgb[0] * 255), (int) (rgb[1] * 255), (int) (rgb[2] * 255),
-                                  gpuhist_channel_display_name (channel_name));
+                                  text);
+}
+
+static gchar *
+channel_markup (const char *channel_name)
+{
+  return gpuhist_dialog_channel_markup (channel_name, gpuhist_channel_display_name (channel_name));
+}
+
+/* The report's channel that a toggle shows: the layer's own for the first GH_MAX_CHANNELS,
+ * then value and luminance; -1 when the report has no such channel. */
+static int
+toggle_channel (const GpuhistReport *report, int toggle)
+{
+  const gh_result *layer = &report->layer;
+
+  if (toggle < GH_MAX_CHANNELS)
+    return toggle < layer->input_channels ? toggle : -1;
+  if (!layer->derived || layer->values == NULL)
+    return -1;
+  return layer->input_channels + toggle - GH_MAX_CHANNELS;
 }
 
 static void
@@ -81,11 +101,14 @@ fill_stats (GpuhistDialog *d)
       gh_channel_stats stats;
       gchar *cells[GPUHIST_STATS_COLUMNS];
 
+      double shadows, highlights;
+
       /* Over all the bins counted: the statistics are in bins, whatever the plot shows. */
       if (!gpuhist_result_channel_stats (&report->layer, c, &stats))
         break;
+      gpuhist_channel_clipping (&report->layer, c, &shadows, &highlights);
       cells[0] = channel_markup (report->channel_names[c]);
-      gpuhist_format_stats_cells (&stats, cells + 1);
+      gpuhist_format_stats_cells (&stats, shadows, highlights, cells + 1);
       append_row (d->stats_store, cells, GPUHIST_STATS_COLUMNS);
     }
 }
@@ -156,9 +179,13 @@ fill_headline (GpuhistDialog *d)
   const GpuhistSource *source = d->params.source;
   gchar *info = gpuhist_format_info (report, source->area.width, source->area.height,
                                      d->params.settings->linear);
+  gchar *info_counted;
 
   take_markup (d->headline, gpuhist_format_headline (report));
   take_markup (d->subline, gpuhist_format_subline (report));
+  info_counted = gpuhist_format_counted (report);
+  gtk_label_set_text (GTK_LABEL (d->counted), info_counted);
+  g_free (info_counted);
   gtk_label_set_text (GTK_LABEL (d->info), info);
   g_free (info);
   take_markup (d->backend, gpuhist_format_backend (report));
@@ -174,30 +201,32 @@ fill_channel_toggles (GpuhistDialog *d)
 {
   const GpuhistReport *report = d->params.report;
   GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (d->view);
-  int c;
+  int t;
 
-  for (c = 0; c < GH_MAX_CHANNELS; c++)
+  for (t = 0; t < GPUHIST_MAX_COUNTED_CHANNELS; t++)
     {
-      GtkWidget *toggle = d->channel_toggles[c];
-      GtkWidget *label = gtk_bin_get_child (GTK_BIN (toggle));
-      const char *name = report->channel_names[c];
-      gchar *markup;
-      double rgb[3];
+      GtkWidget *toggle = d->channel_toggles[t];
+      int c = toggle_channel (report, t);
+      const char *name = c >= 0 ? report->channel_names[c] : NULL;
 
-      if (c >= report->layer.channels || name == NULL)
+      if (name == NULL)
         {
           gtk_widget_hide (toggle);
           continue;
         }
+      if (t < GH_MAX_CHANNELS)
+        {
+          /* The first letter of the channel's name is its mnemonic: Red, Green, Blue, Alpha,
+           * Gray (gray and green never come together).  Value's and luminance's labels are
+           * dialog.c's, made once. */
+          gchar *text = g_strdup_printf ("_%s", gpuhist_channel_display_name (name));
+          gchar *markup = gpuhist_dialog_channel_markup (name, text);
 
-      gpuhist_channel_color (name, rgb);
-      /* The first letter of the channel's name is its mnemonic: Red, Green, Blue, Alpha, Gray
-       * (gray and green never come together). */
-      markup = g_markup_printf_escaped ("<span foreground=\"#%02x%02x%02x\">■</span> _%s",
-                                        (int) (rgb[0] * 255), (int) (rgb[1] * 255),
-                                        (int) (rgb[2] * 255), gpuhist_channel_display_name (name));
-      gtk_label_set_markup_with_mnemonic (GTK_LABEL (label), markup);
-      g_free (markup);
+          gtk_label_set_markup_with_mnemonic (GTK_LABEL (gtk_bin_get_child (GTK_BIN (toggle))),
+                                              markup);
+          g_free (markup);
+          g_free (text);
+        }
       gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle),
                                     gpuhist_histogram_view_get_channel_visible (view, c));
       gtk_widget_show (toggle);
@@ -209,23 +238,24 @@ gpuhist_dialog_update_all (GpuhistDialog *d)
 {
   const GpuhistReport *report = d->params.report;
   GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (d->view);
-  int c;
-
   uint64_t *counts = gpuhist_report_display_counts (&report->layer);
+  int t, c;
 
   gpuhist_histogram_view_set_data (view, counts, report->layer.channels, report->layer.bins,
                                    report->channel_names);
   g_free (counts);
   /* Keep the user's choice of channels across re-runs. */
-  for (c = 0; c < GH_MAX_CHANNELS; c++)
-    gpuhist_histogram_view_set_channel_visible (
-        view, c, gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (d->channel_toggles[c])));
+  for (t = 0; t < GPUHIST_MAX_COUNTED_CHANNELS; t++)
+    if ((c = toggle_channel (report, t)) >= 0)
+      gpuhist_histogram_view_set_channel_visible (
+          view, c, gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (d->channel_toggles[t])));
   fill_channel_toggles (d);
   fill_headline (d);
   fill_stats (d);
   fill_timing (d);
   fill_strategy (d);
   gpuhist_dialog_fill_compare (d);
+  gpuhist_dialog_range_changed (view, d);
 }
 
 void
@@ -254,12 +284,48 @@ void
 gpuhist_dialog_channel_toggled (GtkToggleButton *toggle, gpointer data)
 {
   GpuhistDialog *d = data;
-  int c;
+  int t, c;
 
-  for (c = 0; c < GH_MAX_CHANNELS; c++)
-    if (GTK_WIDGET (toggle) == d->channel_toggles[c])
+  for (t = 0; t < GPUHIST_MAX_COUNTED_CHANNELS; t++)
+    if (GTK_WIDGET (toggle) == d->channel_toggles[t]
+        && (c = toggle_channel (d->params.report, t)) >= 0)
       gpuhist_histogram_view_set_channel_visible (GPUHIST_HISTOGRAM_VIEW (d->view), c,
                                                   gtk_toggle_button_get_active (toggle));
+  gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
+}
+
+/* The range's title, and a row of its statistics for each channel drawn. */
+void
+gpuhist_dialog_range_changed (GpuhistHistogramView *view, gpointer data)
+{
+  GpuhistDialog *d = data;
+  const gh_result *layer = &d->params.report->layer;
+  int lo, hi;
+  gchar *title;
+
+  gtk_list_store_clear (d->range_store);
+  if (!gpuhist_histogram_view_get_range (view, &lo, &hi) || hi >= layer->bins)
+    {
+      gtk_label_set_text (GTK_LABEL (d->range_label),
+                          _ ("Drag across the histogram to select a range of levels; Shift "
+                             "with the arrow keys extends it, Escape clears it."));
+      return;
+    }
+  title = gpuhist_format_range (lo, hi, layer->bins);
+  gtk_label_set_text (GTK_LABEL (d->range_label), title);
+  g_free (title);
+  for (int c = 0; c < layer->channels; c++)
+    {
+      GpuhistRangeStats stats;
+      gchar *cells[GPUHIST_RANGE_COLUMNS];
+
+      if (!gpuhist_histogram_view_get_channel_visible (view, c)
+          || !gpuhist_range_stats (layer, c, lo, hi, &stats))
+        continue;
+      cells[0] = channel_markup (d->params.report->channel_names[c]);
+      gpuhist_format_range_cells (&stats, cells + 1);
+      append_row (d->range_store, cells, GPUHIST_RANGE_COLUMNS);
+    }
 }
 
 void

@@ -23,6 +23,38 @@ read_settings (GpuhistDialog *d)
       = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (d->repetitions));
   if (choice >= 0 && choice < (int) G_N_ELEMENTS (gpuhist_bin_choices))
     d->params.settings->bins = gpuhist_bin_choices[choice];
+  choice = gtk_combo_box_get_active (GTK_COMBO_BOX (d->weighting_combo));
+  if (choice == GPUHIST_WEIGHTING_GIMP || choice == GPUHIST_WEIGHTING_PIXELS)
+    d->params.settings->weighting = choice;
+  choice = gtk_combo_box_get_active (GTK_COMBO_BOX (d->source_combo));
+  if (choice == GPUHIST_SOURCE_DRAWABLE || choice == GPUHIST_SOURCE_VISIBLE)
+    d->params.settings->source = choice;
+}
+
+/* The source Re-run reads, from the glue when the user picked another than the last run's; FALSE
+ * with the reason in the status line when there is none. */
+static gboolean
+pick_source (GpuhistDialog *d)
+{
+  GpuhistSourceKind kind = d->params.settings->source;
+  const GpuhistSource *source;
+  GError *error = NULL;
+  gchar *message;
+
+  if (d->params.open_source == NULL)
+    return TRUE;
+  source = d->params.open_source (kind, d->params.open_source_data, &error);
+  if (source != NULL)
+    {
+      d->params.source = source;
+      return TRUE;
+    }
+  message = g_strdup_printf (_ ("That failed: %s"),
+                             error != NULL ? error->message : _ ("unknown error"));
+  gpuhist_dialog_set_status (d, message);
+  g_free (message);
+  g_clear_error (&error);
+  return FALSE;
 }
 
 void
@@ -58,7 +90,7 @@ worker (gpointer data)
     {
       GpuhistMonitor monitor = { monitor_progress, monitor_cancelled, d };
 
-      d->job_ok = gpuhist_measure (d->params.engine, d->params.source, &d->job_settings, &monitor,
+      d->job_ok = gpuhist_measure (d->params.engine, &d->job_source, &d->job_settings, &monitor,
                                    &d->job_report, &d->job_error);
     }
   else
@@ -87,6 +119,8 @@ gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy)
 {
   gtk_widget_set_sensitive (d->repetitions, !busy);
   gtk_widget_set_sensitive (d->bins_combo, !busy);
+  gtk_widget_set_sensitive (d->weighting_combo, !busy);
+  gtk_widget_set_sensitive (d->source_combo, !busy);
   gtk_widget_set_sensitive (d->rerun_button, !busy);
   gtk_widget_set_sensitive (d->compare_button, !busy && d->params.report->layer.channels > 0);
   gtk_widget_set_sensitive (d->export_button, !busy);
@@ -98,6 +132,47 @@ gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy)
     gtk_widget_hide (d->progress_box);
 }
 
+/* A buffer of `rect` of `buffer`, in its format, in the plug-in's memory (zero outside the
+ * buffer's extent, as the selection's abyss reads). */
+static GeglBuffer *
+local_copy (GeglBuffer *buffer, const GeglRectangle *rect)
+{
+  GeglBuffer *copy = gegl_buffer_new (rect, gegl_buffer_get_format (buffer));
+
+  gegl_buffer_copy (buffer, rect, GEGL_ABYSS_NONE, copy, rect);
+  return copy;
+}
+
+/* The source for a Re-run's worker, its pixels and selection read here, on the main thread.
+ * GIMP 2.10's resident plug-in is an extension: libgimp reads GIMP's wire in the main loop, so a
+ * worker's tile requests had their answers taken from it ("unexpected tile message", then the
+ * plug-in died; docs/RELIABILITY.md).  The first run's tiles were cached, which hid it until a
+ * Re-run read tiles that were not: the visible image's, a second selection buffer, a large
+ * layer's. */
+static void
+copy_job_source (GpuhistDialog *d)
+{
+  const GpuhistSource *source = d->params.source;
+  GeglRectangle mask_rect = source->area;
+
+  d->job_source = *source; /* the name and formats stay the source's */
+  d->job_source.buffer = local_copy (source->buffer, &source->area);
+  if (source->coverage_buffer != NULL)
+    {
+      mask_rect.x += source->coverage_dx;
+      mask_rect.y += source->coverage_dy;
+      d->job_source.coverage_buffer = local_copy (source->coverage_buffer, &mask_rect);
+    }
+}
+
+static void
+clear_job_source (GpuhistDialog *d)
+{
+  g_clear_object (&d->job_source.buffer);
+  g_clear_object (&d->job_source.coverage_buffer);
+  memset (&d->job_source, 0, sizeof d->job_source);
+}
+
 static void
 start_job (GpuhistDialog *d, GpuhistJobKind job)
 {
@@ -107,6 +182,10 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
     return;
 
   gpuhist_dialog_save_settings (d);
+  if (job == GPUHIST_JOB_MEASURE && !pick_source (d))
+    return;
+  if (job == GPUHIST_JOB_MEASURE)
+    copy_job_source (d);
   d->job = job;
   d->job_settings = *d->params.settings;
   d->job_settings.output_file = NULL; /* the glue writes the output file, not a re-run */
@@ -137,6 +216,7 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
   d->thread = g_thread_try_new ("gpuhist-worker", worker, d, &error);
   if (d->thread == NULL)
     {
+      clear_job_source (d);
       gpuhist_dialog_set_busy (d, FALSE);
       gpuhist_dialog_set_status (d, error->message);
       g_clear_error (&error);
@@ -156,6 +236,7 @@ job_finished (gpointer data)
 
   g_thread_join (d->thread);
   d->thread = NULL;
+  clear_job_source (d);
   if (d->progress_source != 0)
     {
       g_source_remove (d->progress_source);

@@ -60,6 +60,9 @@ build_header (GpuhistDialog *d, GtkWidget *main_box)
   gtk_box_pack_start (GTK_BOX (main_box), d->headline, FALSE, FALSE, 0);
   d->subline = left_label (NULL);
   gtk_box_pack_start (GTK_BOX (main_box), d->subline, FALSE, FALSE, 0);
+  d->counted = left_label (NULL);
+  gtk_label_set_selectable (GTK_LABEL (d->counted), TRUE);
+  gtk_box_pack_start (GTK_BOX (main_box), d->counted, FALSE, FALSE, 0);
   d->info = left_label (NULL);
   gtk_label_set_ellipsize (GTK_LABEL (d->info), PANGO_ELLIPSIZE_END);
   gtk_box_pack_start (GTK_BOX (main_box), d->info, FALSE, FALSE, 0);
@@ -72,6 +75,17 @@ build_header (GpuhistDialog *d, GtkWidget *main_box)
   gtk_label_set_selectable (GTK_LABEL (d->backend), TRUE);
   gtk_box_pack_start (GTK_BOX (row), d->backend, TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (main_box), row, FALSE, FALSE, 0);
+}
+
+/* A value or luminance toggle's label: the curve's colour, and the translated name with its
+ * mnemonic. */
+static void
+derived_toggle_label (GtkWidget *toggle, const char *channel_name, const char *mnemonic_name)
+{
+  gchar *markup = gpuhist_dialog_channel_markup (channel_name, mnemonic_name);
+
+  gtk_label_set_markup_with_mnemonic (GTK_LABEL (gtk_bin_get_child (GTK_BIN (toggle))), markup);
+  g_free (markup);
 }
 
 /* The histogram, the bin under the pointer, and the Logarithmic and channel toggles. */
@@ -99,25 +113,59 @@ build_histogram_pane (GpuhistDialog *d)
                               "bins stay visible next to a busy one"),
                            NULL);
   gtk_box_pack_start (GTK_BOX (d->channel_box), d->log_toggle, FALSE, FALSE, 0);
-  for (c = 0; c < GH_MAX_CHANNELS; c++)
+  for (c = 0; c < GPUHIST_MAX_COUNTED_CHANNELS; c++)
     {
       d->channel_toggles[c] = gtk_check_button_new_with_mnemonic ("");
       gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (d->channel_toggles[c]), TRUE);
       gtk_box_pack_start (GTK_BOX (d->channel_box), d->channel_toggles[c], FALSE, FALSE, 0);
     }
+  /* Value and luminance follow the layer's channels; their mnemonics are their own, since the
+   * first letters are taken (Luminance's L is Logarithmic's). */
+  derived_toggle_label (d->channel_toggles[GH_MAX_CHANNELS], "value", _ ("_Value"));
+  derived_toggle_label (d->channel_toggles[GH_MAX_CHANNELS + 1], "luminance", _ ("L_uminance"));
   gtk_box_pack_start (GTK_BOX (box), d->channel_box, FALSE, FALSE, 0);
   return framed (_ ("Histogra_m"), d->view, box);
 }
 
+/* The statistics table, whose last two columns are the clipping, and what those mean. */
 static GtkWidget *
 build_stats_pane (GpuhistDialog *d)
 {
   GtkWidget *tree;
+  GtkWidget *box;
+  GtkWidget *note;
 
   d->stats_store = gpuhist_dialog_store_new (GPUHIST_STATS_COLUMNS);
   tree = gpuhist_dialog_table_new (d->stats_store, "statistics table",
                                    gpuhist_dialog_stats_titles (), GPUHIST_STATS_COLUMNS);
-  return framed (_ ("_Statistics"), tree, table_box (tree));
+  box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_box_pack_start (GTK_BOX (box), table_box (tree), FALSE, FALSE, 0);
+  note = left_label (_ ("Shadows and Highlights: the share of the counted pixels in the lowest "
+                        "and in the highest level, clipped."));
+  gtk_label_set_line_wrap (GTK_LABEL (note), TRUE);
+  gtk_box_pack_start (GTK_BOX (box), note, FALSE, FALSE, 0);
+  return framed (_ ("_Statistics"), tree, box);
+}
+
+/* The selected range's title and its statistics, per visible channel. */
+static GtkWidget *
+build_range_pane (GpuhistDialog *d)
+{
+  GtkWidget *tree;
+  GtkWidget *box;
+  GtkWidget *frame;
+
+  box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  d->range_label = left_label (NULL);
+  gtk_label_set_line_wrap (GTK_LABEL (d->range_label), TRUE);
+  gtk_box_pack_start (GTK_BOX (box), d->range_label, FALSE, FALSE, 0);
+  d->range_store = gpuhist_dialog_store_new (GPUHIST_RANGE_COLUMNS);
+  tree = gpuhist_dialog_table_new (d->range_store, "range table", gpuhist_dialog_range_titles (),
+                                   GPUHIST_RANGE_COLUMNS);
+  gtk_box_pack_start (GTK_BOX (box), table_box (tree), FALSE, FALSE, 0);
+  frame = gimp_frame_new (_ ("Range"));
+  gtk_container_add (GTK_CONTAINER (frame), box);
+  return frame;
 }
 
 /* The timing table and the fastest kernel's strategy under it. */
@@ -165,7 +213,7 @@ build_compare_pane (GpuhistDialog *d)
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
   gtk_box_pack_start (GTK_BOX (row), label, TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (compare_box), row, FALSE, FALSE, 0);
-  return framed (_ ("Contention by inp_ut"), tree, compare_box);
+  return framed (_ ("Contention b_y input"), tree, compare_box);
 }
 
 /* The Bins combo, showing `bins` (else the first choice). */
@@ -187,6 +235,53 @@ build_bins_combo (int bins)
   if (gtk_combo_box_get_active (GTK_COMBO_BOX (combo)) < 0)
     gtk_combo_box_set_active (GTK_COMBO_BOX (combo), 0);
   return combo;
+}
+
+/* A combo of these entries, showing entry `active`. */
+static GtkWidget *
+build_choice_combo (const char *const *entries, int n_entries, int active)
+{
+  GtkWidget *combo = gtk_combo_box_text_new ();
+
+  for (int i = 0; i < n_entries; i++)
+    gtk_combo_box_text_append_text (GTK_COMBO_BOX_TEXT (combo), entries[i]);
+  gtk_combo_box_set_active (GTK_COMBO_BOX (combo), CLAMP (active, 0, n_entries - 1));
+  return combo;
+}
+
+/* A mnemonic label and a combo of these entries showing entry `active`, packed into row. */
+static GtkWidget *
+labelled_combo (GtkWidget *row, const char *label_text, const char *const *entries, int n_entries,
+                int active, const char *tooltip)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (label_text);
+  GtkWidget *combo = build_choice_combo (entries, n_entries, active);
+
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), combo);
+  gimp_help_set_help_data (combo, tooltip, NULL);
+  gtk_box_pack_start (GTK_BOX (row), label, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), combo, FALSE, FALSE, 0);
+  return combo;
+}
+
+/* Weighting and the source: what Re-run counts.  The entries are GpuhistWeighting's and
+ * GpuhistSourceKind's, in order, named as the procedure's choices are in GIMP 3.0. */
+static void
+build_counting_controls (GpuhistDialog *d, GtkWidget *main_box)
+{
+  const char *weightings[] = { _ ("As GIMP counts"), _ ("Whole pixels") };
+  const char *sources[] = { _ ("The drawable"), _ ("The visible image") };
+  GtkWidget *row = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  d->weighting_combo = labelled_combo (
+      row, _ ("_Weighting:"), weightings, G_N_ELEMENTS (weightings), d->params.settings->weighting,
+      _ ("For Re-run: as GIMP's histogram counts (each pixel by its selection coverage, colours "
+         "by alpha), or whole pixels (each pixel at least half selected once, alpha ignored)"));
+  d->source_combo = labelled_combo (
+      row, _ ("Rea_d from:"), sources, G_N_ELEMENTS (sources), d->params.settings->source,
+      _ ("For Re-run: the drawable, or the image as it is shown, every visible layer composited "
+         "(the image is not changed)"));
+  gtk_box_pack_start (GTK_BOX (main_box), row, FALSE, FALSE, 0);
 }
 
 /* Repetitions, Bins, Re-run, Export and Copy. */
@@ -249,8 +344,9 @@ connect_signals (GpuhistDialog *d)
   int c;
 
   g_signal_connect (d->view, "bin-changed", G_CALLBACK (gpuhist_dialog_bin_changed), d);
+  g_signal_connect (d->view, "range-changed", G_CALLBACK (gpuhist_dialog_range_changed), d);
   g_signal_connect (d->log_toggle, "toggled", G_CALLBACK (gpuhist_dialog_log_toggled), d);
-  for (c = 0; c < GH_MAX_CHANNELS; c++)
+  for (c = 0; c < GPUHIST_MAX_COUNTED_CHANNELS; c++)
     g_signal_connect (d->channel_toggles[c], "toggled", G_CALLBACK (gpuhist_dialog_channel_toggled),
                       d);
   g_signal_connect (d->compare_button, "clicked", G_CALLBACK (gpuhist_dialog_compare_clicked), d);
@@ -272,7 +368,7 @@ build (GpuhistDialog *d)
   d->dialog = gimp_dialog_new (_ ("GPU Histogram"), PLUG_IN_ROLE, NULL, 0, gpuhist_dialog_help,
                                PLUG_IN_PROC, _ ("_Close"), RESPONSE_CLOSE, NULL);
   gimp_window_set_transient (GTK_WINDOW (d->dialog));
-  gtk_window_set_default_size (GTK_WINDOW (d->dialog), 1100, 680);
+  gtk_window_set_default_size (GTK_WINDOW (d->dialog), 1180, 760);
   gtk_dialog_set_default_response (GTK_DIALOG (d->dialog), RESPONSE_CLOSE);
 
   content = gtk_dialog_get_content_area (GTK_DIALOG (d->dialog));
@@ -283,15 +379,18 @@ build (GpuhistDialog *d)
   build_header (d, main_box);
   columns = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_box_pack_start (GTK_BOX (main_box), columns, TRUE, TRUE, 0);
-  /* Left: the histogram and the statistics; right: the timing and the contention tables. */
+  /* Left: the histogram and the selected range; right: the statistics, the timing and the
+   * contention tables (side by side the tables would be wider than many screens). */
   left = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_box_pack_start (GTK_BOX (columns), left, TRUE, TRUE, 0);
   right = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_box_pack_start (GTK_BOX (columns), right, TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (left), build_histogram_pane (d), TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (left), build_stats_pane (d), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (left), build_range_pane (d), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (right), build_stats_pane (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (right), build_timing_pane (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (right), build_compare_pane (d), FALSE, FALSE, 0);
+  build_counting_controls (d, main_box);
   build_controls (d, main_box);
   build_progress (d, main_box);
   connect_signals (d);
@@ -299,6 +398,7 @@ build (GpuhistDialog *d)
   gtk_widget_show_all (d->dialog);
   gpuhist_dialog_update_all (d);
   gpuhist_dialog_bin_changed (GPUHIST_HISTOGRAM_VIEW (d->view), -1, d);
+  gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
   gpuhist_dialog_set_busy (d, FALSE);
   gtk_widget_grab_focus (d->rerun_button);
 }
@@ -341,6 +441,7 @@ gpuhist_dialog_run (const GpuhistDialogParams *params)
   gtk_clipboard_store (gtk_widget_get_clipboard (d->dialog, GDK_SELECTION_CLIPBOARD));
   gtk_widget_destroy (d->dialog);
   g_object_unref (d->stats_store);
+  g_object_unref (d->range_store);
   g_object_unref (d->timing_store);
   g_object_unref (d->compare_store);
 

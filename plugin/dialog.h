@@ -2,8 +2,9 @@
  *
  * It shows a report that the glue has already measured: the histogram of each channel, their
  * statistics, the timing table with the speedup of privatization over global atomics as the
- * headline, and the backend.  The user can change the repetitions and run again, compare with
- * flat and noisy inputs of the layer's size, export CSV or JSON and copy the tables.  Long work
+ * headline, and the backend.  The user can select a range of levels and read its statistics,
+ * change the repetitions, bins, weighting and source and run again, compare with flat and noisy
+ * inputs of the layer's size, export CSV or JSON and copy the tables.  Long work
  * runs in a worker thread while the dialog shows progress and offers Cancel.
  *
  * The glue calls gimp_ui_init first, since that call differs between the versions.
@@ -33,6 +34,12 @@ typedef struct
    * open); Re-run refuses, saying why, when it is not.  May be NULL. */
   gboolean (*source_exists) (gpointer user_data);
   gpointer source_exists_data;
+  /* What Re-run reads when the user picked another source (the layer, or the visible image):
+   * called from the main thread before the worker starts; the source stays the glue's and alive
+   * until the dialog returns.  NULL with *error set when there is none (no visible layer).  May
+   * be NULL: the source then stays params->source. */
+  const GpuhistSource *(*open_source) (GpuhistSourceKind kind, gpointer user_data, GError **error);
+  gpointer open_source_data;
 } GpuhistDialogParams;
 
 /* Runs the dialog until the user closes it; work in progress is cancelled and waited for.

@@ -57,7 +57,8 @@ drawable_area (const GpuhistHost *host, const GpuhistRequest *request, gpointer 
   return host->mask_intersect (drawable, area);
 }
 
-/* The drawable's pixels as a source, the engine starting up while GIMP gives them. */
+/* The drawable's pixels as a source, the engine starting up while GIMP gives them.  note NULL:
+ * the note about several drawables was made already. */
 static gboolean
 open_source (const GpuhistHost *host, const GpuhistRequest *request, gpointer drawable,
              gboolean start_engine, GpuhistSource *source, GeglBuffer **buffer, GeglBuffer **mask,
@@ -76,7 +77,8 @@ open_source (const GpuhistHost *host, const GpuhistRequest *request, gpointer dr
                     "count."));
 
   name = host->get_name (drawable);
-  *note = several_drawables_note (host, request, name);
+  if (note != NULL)
+    *note = several_drawables_note (host, request, name);
   if (start_engine)
     gpuhist_keeper_prepare ();
   *buffer = host->get_buffer (drawable);
@@ -101,19 +103,85 @@ open_source (const GpuhistHost *host, const GpuhistRequest *request, gpointer dr
   return ok;
 }
 
+/* The sources of a run: the one the arguments ask for, and in the dialog the other once the
+ * user picks it for Re-run; each opened once, all closed when the run ends. */
+typedef struct
+{
+  const GpuhistHost *host;
+  GpuhistRequest *request;
+  GpuhistSource source[2]; /* by GpuhistSourceKind */
+  GeglBuffer *buffer[2];
+  GeglBuffer *mask[2];
+  gboolean opened[2];
+  gpointer visible; /* the visible image's layer, never inserted; NULL until made */
+} FlowSources;
+
+/* What to read for `kind`: the drawable, or for source visible a layer of the image as shown
+ * (deleted by close_sources). */
+static gboolean
+open_kind (FlowSources *s, GpuhistSourceKind kind, gboolean start_engine, gchar **note,
+           GError **error)
+{
+  gpointer drawable = s->request->drawable;
+
+  if (s->opened[kind])
+    return TRUE;
+  if (kind == GPUHIST_SOURCE_VISIBLE)
+    {
+      if (s->visible == NULL)
+        s->visible = s->host->new_visible (s->request->drawable);
+      if (s->visible == NULL)
+        return fail (error, GPUHIST_ERROR_NO_PIXELS,
+                     _ ("The image has no visible layer: there is no visible image to count."));
+      drawable = s->visible;
+    }
+  s->opened[kind] = open_source (s->host, s->request, drawable, start_engine, &s->source[kind],
+                                 &s->buffer[kind], &s->mask[kind], note, error);
+  return s->opened[kind];
+}
+
+static void
+close_sources (FlowSources *s)
+{
+  for (int kind = 0; kind < 2; kind++)
+    {
+      gpuhist_source_clear (&s->source[kind]);
+      g_clear_object (&s->buffer[kind]);
+      g_clear_object (&s->mask[kind]);
+    }
+  if (s->visible != NULL)
+    s->host->delete_visible (s->visible);
+  s->visible = NULL;
+}
+
+/* The dialog's hook (GpuhistDialogParams.open_source), on GIMP's main thread. */
+static const GpuhistSource *
+dialog_open_source (GpuhistSourceKind kind, gpointer data, GError **error)
+{
+  FlowSources *s = data;
+
+  if (kind != GPUHIST_SOURCE_DRAWABLE && kind != GPUHIST_SOURCE_VISIBLE)
+    return NULL;
+  return open_kind (s, kind, FALSE, NULL, error) ? &s->source[kind] : NULL;
+}
+
 /* Interactive: measure first (GIMP's progress bar shows it), then the dialog shows the report,
  * measures again on request and exports. */
 static gboolean
-count_interactively (const GpuhistHost *host, GpuhistRequest *request, const GpuhistSource *source,
+count_interactively (FlowSources *sources, const GpuhistSource *source,
                      const GpuhistMonitor *monitor, const char *note, GpuhistReport *report,
                      GError **error)
 {
+  const GpuhistHost *host = sources->host;
+  GpuhistRequest *request = sources->request;
   GpuhistDialogParams hooks = { 0 };
 
   hooks.save_settings = request->save_settings;
   hooks.save_settings_data = request->save_settings_data;
   hooks.source_exists = host->exists;
   hooks.source_exists_data = request->drawable;
+  hooks.open_source = dialog_open_source;
+  hooks.open_source_data = sources;
   if (!gpuhist_dialog_measure_and_run (source, &request->settings, monitor, report, note,
                                        host->init_ui, &hooks, error))
     return FALSE;
@@ -123,9 +191,11 @@ count_interactively (const GpuhistHost *host, GpuhistRequest *request, const Gpu
 }
 
 static gboolean
-count (const GpuhistHost *host, GpuhistRequest *request, const GpuhistSource *source,
-       const char *note, gboolean fetch_only, GpuhistReport *report, GError **error)
+count (FlowSources *sources, const GpuhistSource *source, const char *note, gboolean fetch_only,
+       GpuhistReport *report, GError **error)
 {
+  const GpuhistHost *host = sources->host;
+  GpuhistRequest *request = sources->request;
   GpuhistMonitor monitor = { monitor_progress, NULL, (gpointer) host };
   gchar *message = g_strdup_printf (_ ("Counting the levels of \"%s\""), source->drawable_name);
 
@@ -134,7 +204,7 @@ count (const GpuhistHost *host, GpuhistRequest *request, const GpuhistSource *so
   if (fetch_only)
     return gpuhist_fetch_only (source, &request->settings, report, error);
   if (request->mode == GPUHIST_MODE_INTERACTIVE)
-    return count_interactively (host, request, source, &monitor, note, report, error);
+    return count_interactively (sources, source, &monitor, note, report, error);
   return gpuhist_run_batch (source, &request->settings, &monitor, note, report, error);
 }
 
@@ -158,49 +228,26 @@ check_settings (const GpuhistSettings *settings, GError **error)
   return TRUE;
 }
 
-/* What to read: the drawable, or for source visible a layer of the image as shown that the
- * caller deletes (*visible). */
-static gpointer
-pick_drawable (const GpuhistHost *host, const GpuhistRequest *request, gpointer *visible,
-               GError **error)
-{
-  *visible = NULL;
-  if (request->settings.source != GPUHIST_SOURCE_VISIBLE)
-    return request->drawable;
-  *visible = host->new_visible (request->drawable);
-  if (*visible == NULL)
-    fail (error, GPUHIST_ERROR_NO_PIXELS,
-          _ ("The image has no visible layer: there is no visible image to count."));
-  return *visible;
-}
-
 GpuhistFlowStatus
 gpuhist_flow_run (const GpuhistHost *host, GpuhistRequest *request, GpuhistReport *report,
                   gboolean *fetch_only, GError **error)
 {
-  GpuhistSource source = { 0 };
-  GeglBuffer *buffer = NULL;
-  GeglBuffer *mask = NULL;
-  gpointer drawable = NULL;
-  gpointer visible = NULL;
+  FlowSources sources = { 0 };
+  GpuhistSourceKind kind = request->settings.source;
   gchar *note = NULL;
   GError *local = NULL;
   gboolean ok;
 
+  sources.host = host;
+  sources.request = request;
   /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels and the selection's
    * coverage, no engine. */
   *fetch_only = request->mode == GPUHIST_MODE_NONINTERACTIVE && gpuhist_fetch_only_requested ();
   ok = check_settings (&request->settings, &local)
-       && (drawable = pick_drawable (host, request, &visible, &local)) != NULL
-       && open_source (host, request, drawable, !*fetch_only, &source, &buffer, &mask, &note,
-                       &local)
-       && count (host, request, &source, note, *fetch_only, report, &local);
+       && open_kind (&sources, kind, !*fetch_only, &note, &local)
+       && count (&sources, &sources.source[kind], note, *fetch_only, report, &local);
   gpuhist_keeper_discard ();
-  gpuhist_source_clear (&source);
-  g_clear_object (&buffer);
-  g_clear_object (&mask);
-  if (visible != NULL)
-    host->delete_visible (visible);
+  close_sources (&sources);
   g_free (note);
   if (ok)
     return GPUHIST_FLOW_OK;

@@ -325,6 +325,8 @@ save_settings (const GpuhistSettings *settings, gpointer user_data)
 
   gpuhist_host_settings_to_keep (settings, &repetitions, &bins);
   g_object_set (user_data, "repetitions", repetitions, "linear", settings->linear, "bins", bins,
+                "weighting", settings->weighting == GPUHIST_WEIGHTING_PIXELS ? "pixels" : "gimp",
+                "source", settings->source == GPUHIST_SOURCE_VISIBLE ? "visible" : "drawable",
                 NULL);
 }
 

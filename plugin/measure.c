@@ -187,6 +187,11 @@ gpuhist_measure (gh_engine *engine, const GpuhistSource *source, const GpuhistSe
   report->linear = settings ? settings->linear : FALSE;
   report->fetch_format = g_strdup (babl_get_name (stream.fetch_format));
   report->requested_bins = bins;
+  report->weighting = settings ? settings->weighting : GPUHIST_WEIGHTING_GIMP;
+  report->source_kind = settings ? settings->source : GPUHIST_SOURCE_DRAWABLE;
+  report->drawable_kind = source->kind;
+  report->selection = source->coverage_bytes > 0;
+  report->layer_alpha = source->alpha_weighs;
   gpuhist_monitor_progress (monitor, 1.0);
   return TRUE;
 }

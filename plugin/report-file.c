@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
+#include "channel-stats.h"
 #include "report.h"
 
 /* Strings as the engine escapes them; NULL as "". */
@@ -45,13 +46,11 @@ write_clipping (FILE *out, const GpuhistReport *report)
   fputs (",\n  \"clipping\": {", out);
   for (int c = 0; r->values != NULL && c < report->channels && c < r->channels; c++)
     {
-      const double *v = r->values + (size_t) c * r->bins;
-      double total = 0.0;
+      double shadows, highlights;
 
-      for (int b = 0; b < r->bins; b++)
-        total += v[b];
-      g_ascii_formatd (low, sizeof low, "%.9g", total > 0.0 ? v[0] / total : 0.0);
-      g_ascii_formatd (high, sizeof high, "%.9g", total > 0.0 ? v[r->bins - 1] / total : 0.0);
+      gpuhist_channel_clipping (r, c, &shadows, &highlights);
+      g_ascii_formatd (low, sizeof low, "%.9g", shadows);
+      g_ascii_formatd (high, sizeof high, "%.9g", highlights);
       fputs (c > 0 ? ", " : "", out);
       json_string (out, report->channel_names[c]);
       fprintf (out, ": {\"shadows\": %s, \"highlights\": %s}", low, high);

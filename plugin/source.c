@@ -137,6 +137,7 @@ gpuhist_source_init (GpuhistSource *source, GeglBuffer *buffer, const GeglRectan
   source->channels = (gray ? 1 : 3) + (alpha ? 1 : 0);
   source->alpha_weighs = alpha && kind == GPUHIST_DRAWABLE_LAYER;
   source->derived = !gray && kind == GPUHIST_DRAWABLE_LAYER;
+  source->kind = kind;
   for (int i = 0; i < source->channels; i++)
     source->channel_names[i] = gray ? names_gray[i] : names_rgb[i];
   source->drawable_name = g_strdup (name ? name : "");

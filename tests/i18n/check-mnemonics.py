@@ -7,7 +7,7 @@ The window's mnemonics: its labels and buttons (WINDOW below, each checked to be
 dialog's source, so that the list cannot go stale), GIMP's own Help button (translated from each
 --help-catalog found; GIMP 2.10's and 3.0's differ), and the channel check boxes, whose mnemonic
 is the first letter of the channel's translated name (dialog.c), for an RGB(A) layer and for a
-gray one.  Two channel boxes may share a letter (Spanish Azul and Alfa): Alt then moves between
+gray one; an RGB layer's Value and Luminance boxes (DERIVED) have mnemonics of their own.  Two channel boxes may share a letter (Spanish Azul and Alfa): Alt then moves between
 them, as GTK does; any other shared letter is an error.  English (the msgids) is checked too.
 Exit status: 0 none shared, 1 some.
 """
@@ -19,8 +19,11 @@ import re
 import sys
 
 WINDOW = ["_Close", "_Logarithmic", "Histogra_m", "_Statistics", "_Timing",
-          "Compare with _flat and noisy", "Contention by inp_ut", "Re_petitions:",
-          "B_ins per channel:", "R_e-run", "C_opy table", "E_xport CSV/JSON\u2026", "Ca_ncel"]
+          "Compare with _flat and noisy", "Contention b_y input", "Re_petitions:",
+          "B_ins per channel:", "R_e-run", "C_opy table", "E_xport CSV/JSON\u2026", "Ca_ncel",
+          "_Weighting:", "Rea_d from:"]
+# Value's and Luminance's check boxes, shown for RGB layers only, have mnemonics of their own.
+DERIVED = ["_Value", "L_uminance"]
 CHANNEL_SETS = [["Red", "Green", "Blue", "Alpha"], ["Gray", "Alpha"]]
 
 
@@ -65,7 +68,9 @@ def check(label, translate, helps, problems):
     for help_name, help_text in helps:
         for channels in CHANNEL_SETS:
             owners = {}
-            for msgid, text in window + [("GIMP's Help (%s)" % help_name, help_text)]:
+            derived = [(msgid, translate(msgid)) for msgid in DERIVED] \
+                if channels[0] != "Gray" else []
+            for msgid, text in window + derived + [("GIMP's Help (%s)" % help_name, help_text)]:
                 letter = mnemonic(text)
                 if letter is None:
                     problems.append("%s: %r has no mnemonic" % (label, text))
@@ -92,7 +97,7 @@ def main():
 
     problems = []
     source = open(args.dialog, encoding="utf-8").read()
-    for msgid in WINDOW:
+    for msgid in WINDOW + DERIVED:
         if '_ ("%s")' % msgid not in source:
             problems.append("%r is not in %s: update WINDOW" % (msgid, args.dialog))
 

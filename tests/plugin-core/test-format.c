@@ -119,11 +119,13 @@ test_compare_and_stats_cells (void)
   free_cells (cells, GPUHIST_COMPARE_COLUMNS);
 
   gh_stats_compute (counts, 256, &stats);
-  gpuhist_format_stats_cells (&stats, stats_cells);
-  g_assert_cmpstr (stats_cells[0], ==, "12.50"); /* mean */
-  g_assert_cmpstr (stats_cells[3], ==, "10");    /* min */
-  g_assert_cmpstr (stats_cells[4], ==, "20");    /* max */
-  g_assert_cmpstr (stats_cells[7], ==, "4");     /* pixels */
+  gpuhist_format_stats_cells (&stats, 0.0004, 0.25, stats_cells);
+  g_assert_cmpstr (stats_cells[0], ==, "12.50");   /* mean */
+  g_assert_cmpstr (stats_cells[3], ==, "10");      /* min */
+  g_assert_cmpstr (stats_cells[4], ==, "20");      /* max */
+  g_assert_cmpstr (stats_cells[7], ==, "4");       /* pixels */
+  g_assert_cmpstr (stats_cells[8], ==, "0.04 %");  /* shadows clipped */
+  g_assert_cmpstr (stats_cells[9], ==, "25.00 %"); /* highlights */
   free_cells (stats_cells, GPUHIST_STATS_COLUMNS - 1);
 }
 
@@ -156,6 +158,101 @@ test_lines (void)
   assert_text (gpuhist_format_backend (&report), "<b>The CPU ran this, not a GPU.</b>  Test GPU");
 }
 
+/* A range's cells, and its title at 256 bins and above. */
+static void
+test_range_cells (void)
+{
+  GpuhistRangeStats stats = { 3927.34, 0.5, 101.256, 3.5, 100 };
+  GpuhistRangeStats empty = { 0.0, 0.0, 0.0, 0.0, -1 };
+  gchar *cells[GPUHIST_RANGE_COLUMNS - 1];
+
+  gpuhist_format_range_cells (&stats, cells);
+  g_assert_cmpstr (cells[0], ==, "3927.3");
+  g_assert_cmpstr (cells[1], ==, "50.00 %");
+  g_assert_cmpstr (cells[2], ==, "101.26");
+  g_assert_cmpstr (cells[3], ==, "100");
+  g_assert_cmpstr (cells[4], ==, "3.50");
+  free_cells (cells, GPUHIST_RANGE_COLUMNS - 1);
+  stats.weight = 7.0;
+  gpuhist_format_range_cells (&stats, cells);
+  g_assert_cmpstr (cells[0], ==, "7");
+  free_cells (cells, GPUHIST_RANGE_COLUMNS - 1);
+  gpuhist_format_range_cells (&empty, cells);
+  g_assert_cmpstr (cells[0], ==, "0");
+  g_assert_cmpstr (cells[2], ==, DASH);
+  g_assert_cmpstr (cells[3], ==, DASH);
+  g_assert_cmpstr (cells[4], ==, DASH);
+  free_cells (cells, GPUHIST_RANGE_COLUMNS - 1);
+
+  assert_text (gpuhist_format_range (100, 150, 256), "Levels 100–150 (51 levels)");
+  assert_text (gpuhist_format_range (100, 100, 256), "Level 100");
+  assert_text (gpuhist_format_range (4096, 8191, 65536), "Bins 4096–8191 of 65536");
+}
+
+/* The counted line: a weighted report of 100 x 100 pixels, RGBA, whose alpha channel (the last
+ * of the layer's own) adds up to the selection's coverage, 7854.68. */
+static void
+counted_report_init (GpuhistReport *report, double *values)
+{
+  memset (report, 0, sizeof *report);
+  memset (values, 0, sizeof *values * 4 * 256);
+  values[0 * 256 + 10] = 3927.34; /* red: weighted by alpha too */
+  values[3 * 256 + 0] = 3927.34;  /* alpha: half transparent, half opaque */
+  values[3 * 256 + 255] = 3927.34;
+  report->layer.channels = report->layer.input_channels = 4;
+  report->layer.bins = 256;
+  report->layer.values = values;
+  report->layer.samples = 10000;
+  report->weighting = GPUHIST_WEIGHTING_GIMP;
+  report->source_kind = GPUHIST_SOURCE_DRAWABLE;
+  report->drawable_kind = GPUHIST_DRAWABLE_LAYER;
+  report->selection = TRUE;
+  report->layer_alpha = TRUE;
+}
+
+static void
+test_counted_line (void)
+{
+  double values[4 * 256];
+  GpuhistReport report;
+
+  counted_report_init (&report, values);
+  assert_text (gpuhist_format_counted (&report),
+               "The selection: 7854.7 of the 10000 pixels in its bounds, weighted by coverage "
+               "and alpha");
+  report.layer_alpha = FALSE;
+  assert_text (gpuhist_format_counted (&report),
+               "The selection: 7854.7 of the 10000 pixels in its bounds, weighted by coverage");
+  report.source_kind = GPUHIST_SOURCE_VISIBLE;
+  report.weighting = GPUHIST_WEIGHTING_PIXELS;
+  values[3 * 256 + 0] = 3900.0;
+  values[3 * 256 + 255] = 3960.0;
+  assert_text (gpuhist_format_counted (&report),
+               "The selection of the visible image: 7860 of the 10000 pixels in its bounds, each "
+               "pixel whose selection coverage is at least one half counted once");
+
+  report.selection = FALSE;
+  report.source_kind = GPUHIST_SOURCE_DRAWABLE;
+  report.weighting = GPUHIST_WEIGHTING_GIMP;
+  assert_text (gpuhist_format_counted (&report), "The whole layer: 10000 pixels");
+  report.layer_alpha = TRUE;
+  assert_text (gpuhist_format_counted (&report),
+               "The whole layer: 10000 pixels, weighted by alpha");
+  report.weighting = GPUHIST_WEIGHTING_PIXELS;
+  assert_text (gpuhist_format_counted (&report),
+               "The whole layer: 10000 pixels, each pixel counted once, alpha ignored");
+  report.source_kind = GPUHIST_SOURCE_VISIBLE;
+  assert_text (gpuhist_format_counted (&report),
+               "The whole visible image: 10000 pixels, each pixel counted once, alpha ignored");
+  report.source_kind = GPUHIST_SOURCE_DRAWABLE;
+  report.drawable_kind = GPUHIST_DRAWABLE_MASK_OR_CHANNEL;
+  report.layer_alpha = FALSE;
+  assert_text (gpuhist_format_counted (&report), "The whole channel: 10000 pixels");
+
+  report.layer.values = NULL;
+  assert_text (gpuhist_format_counted (&report), "");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -165,5 +262,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format/timing-cells", test_timing_cells);
   g_test_add_func ("/format/compare-and-stats-cells", test_compare_and_stats_cells);
   g_test_add_func ("/format/lines", test_lines);
+  g_test_add_func ("/format/range-cells", test_range_cells);
+  g_test_add_func ("/format/counted-line", test_counted_line);
   return g_test_run ();
 }

@@ -5,7 +5,9 @@
  *     the LARGEST count of its bins, not the first and not their sum (histogram-view.h);
  *   - the hover text of such a column names its bins and gives the exact number of samples in
  *     them, and the columns cover a power of two of bins that brings them to the plot's width;
- *   - at 256 bins every bin has a column of its own and the hover text says "Level N".
+ *   - at 256 bins every bin has a column of its own and the hover text says "Level N";
+ *   - the range from the keyboard (Shift with the arrow keys stretches it, Escape clears it) and
+ *     its shading (issue 15).
  *
  * Exit status: 0 passed, 1 failed, 77 skipped (no display: meson runs it under xvfb-run).
  */
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gdk/gdkkeysyms.h>
 #include <gtk/gtk.h>
 
 #include "gtk-compat.h"
@@ -268,6 +271,91 @@ test_narrow (GtkWidget *window, GtkWidget *view)
   g_free (text);
 }
 
+/* A key press as the view gets it; TRUE when the view took it. */
+static gboolean
+press (GtkWidget *view, guint keyval, GdkModifierType state)
+{
+  GdkEvent *event = gdk_event_new (GDK_KEY_PRESS);
+  gboolean taken;
+
+  event->key.window = g_object_ref (gtk_widget_get_window (view));
+  event->key.send_event = TRUE;
+  event->key.keyval = keyval;
+  event->key.state = state;
+  taken = gtk_widget_event (view, event);
+  gdk_event_free (event);
+  return taken;
+}
+
+static gboolean
+range_is (GtkWidget *view, int lo, int hi)
+{
+  int got_lo, got_hi;
+
+  gpuhist_histogram_view_get_range (GPUHIST_HISTOGRAM_VIEW (view), &got_lo, &got_hi);
+  return got_lo == lo && got_hi == hi;
+}
+
+/* Columns of the plot shaded as the range is: pale yellow on white (histogram-view-draw.c). */
+static int
+shaded_columns (GtkWidget *window)
+{
+  GdkPixbuf *pixbuf = gtk_offscreen_window_get_pixbuf (GTK_OFFSCREEN_WINDOW (window));
+  int n = 0;
+
+  for (int x = 0; pixbuf != NULL && x < gdk_pixbuf_get_width (pixbuf); x++)
+    {
+      const guchar *p = gdk_pixbuf_get_pixels (pixbuf) + x * gdk_pixbuf_get_n_channels (pixbuf)
+                        + (VIEW_HEIGHT / 2) * gdk_pixbuf_get_rowstride (pixbuf);
+
+      n += abs (p[0] - 249) < 12 && abs (p[1] - 238) < 12 && abs (p[2] - 180) < 16;
+    }
+  if (pixbuf != NULL)
+    g_object_unref (pixbuf);
+  return n;
+}
+
+/* The range from the keyboard: the arrow keys move the mark and a one-bin range with it, Shift
+ * stretches the range from where the mark was, Escape clears it (and only then is left to the
+ * dialog); the range is shaded, in its columns only. */
+static void
+test_range_keys (GtkWidget *window, GtkWidget *view)
+{
+  uint64_t counts[256] = { 0 };
+  Curve curve;
+  int shaded;
+
+  counts[100] = 5;
+  render (window, view, counts, 256, &curve);
+  CHECK (press (view, GDK_KEY_Home, 0) && range_is (view, 0, 0), "Home: the range is level 0");
+  press (view, GDK_KEY_Right, 0);
+  press (view, GDK_KEY_Right, 0);
+  press (view, GDK_KEY_Right, 0);
+  CHECK (range_is (view, 3, 3), "Right three times: the range is level 3 alone");
+  for (int i = 0; i < 4; i++)
+    press (view, GDK_KEY_Right, GDK_SHIFT_MASK);
+  CHECK (range_is (view, 3, 7), "Shift+Right four times: levels 3-7");
+  for (int i = 0; i < 6; i++)
+    press (view, GDK_KEY_Left, GDK_SHIFT_MASK);
+  CHECK (range_is (view, 1, 3), "Shift+Left six times: levels 1-3, from the same anchor");
+  press (view, GDK_KEY_Page_Down, 0);
+  CHECK (range_is (view, 17, 17), "Page Down: 16 levels on, one level");
+  for (int i = 0; i < 40; i++)
+    press (view, GDK_KEY_Right, GDK_SHIFT_MASK);
+
+  render (window, view, counts, 256, &curve);
+  shaded = shaded_columns (window);
+  /* 41 levels wide, less the edges and the mark of level 57 */
+  CHECK (range_is (view, 17, 57) && shaded > 36 * (curve.right - curve.left) / 256
+             && shaded < 44 * (curve.right - curve.left) / 256,
+         "levels 17-57 survive new counts of as many bins, and are shaded: %d columns", shaded);
+  CHECK (press (view, GDK_KEY_Escape, 0) && range_is (view, -1, -1),
+         "Escape clears the range and the mark");
+  CHECK (!press (view, GDK_KEY_Escape, 0), "a second Escape is left to the dialog (it closes)");
+  render (window, view, counts, 256, &curve);
+  CHECK (shaded_columns (window) == 0, "no range, no shading");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -287,6 +375,7 @@ main (int argc, char **argv)
 
   test_wide (window, view);
   test_narrow (window, view);
+  test_range_keys (window, view);
 
   gtk_widget_destroy (window);
   printf (failures ? "# %d failed\n" : "# all passed\n", failures);
