@@ -827,7 +827,7 @@ def run_dialog_fallback(args, chk, td, gimp):
         return SKIP
     env["DISPLAY"] = display
     helpers = td.start_accessibility(env)
-    python = td.a11y_python() if helpers else None
+    python = td.a11y.python_with_pyatspi() if helpers else None
     gtk2_bridge = glob.glob("/usr/lib/*/gtk-2.0/modules/libatk-bridge.so")
     if args.gimp == "2" and not gtk2_bridge:
         python = None
@@ -842,7 +842,7 @@ def run_dialog_fallback(args, chk, td, gimp):
         return ids if rc == 0 else []
 
     def labels(what, until):
-        found = td.a11y_labels(python, env, until, ["GPU", "Measured"])
+        found = td.a11y.labels(python, env, until, ["GPU", "Measured"])
         print("# %s, labels: %s" % (what, found))
         return found
 
