@@ -256,20 +256,34 @@ gpuhist_format_range (int lo, int hi, int bins)
   return g_strdup_printf (_ ("Levels %d–%d (%d levels)"), lo, hi, hi - lo + 1);
 }
 
+/* A kernel slower than global atomics is said to be slower ("2.5× slower"): "0.4× faster" reads
+ * as a speedup to anyone who does not stop at the number. */
+static gchar *
+speed_for_headline (double speedup, gboolean *slower)
+{
+  *slower = speedup < 1.0;
+  return gpuhist_format_speedup (*slower ? 1.0 / speedup : speedup);
+}
+
 gchar *
 gpuhist_format_headline (const GpuhistReport *report)
 {
   double fastest = gpuhist_speedup_over_global (&report->layer, GH_TIME_FASTEST);
+  gboolean slower;
   gchar *speed, *markup;
 
   if (fastest <= 0.0)
     return g_markup_printf_escaped ("<span size=\"xx-large\" weight=\"bold\">%s</span>",
                                     _ ("No timings: the histogram was counted once"));
-  speed = gpuhist_format_speedup (fastest);
-  /* TRANSLATORS: the headline, e.g. "12.3× faster than global atomics" */
-  markup = g_markup_printf_escaped (_ ("<span size=\"xx-large\" weight=\"bold\">%s faster than "
-                                       "global atomics</span>"),
-                                    speed);
+  speed = speed_for_headline (fastest, &slower);
+  markup = g_markup_printf_escaped (
+      slower
+          /* TRANSLATORS: the headline when the fastest kernel lost, e.g. "2.5× slower than
+           * global atomics" */
+          ? _ ("<span size=\"xx-large\" weight=\"bold\">%s slower than global atomics</span>")
+          /* TRANSLATORS: the headline, e.g. "12.3× faster than global atomics" */
+          : _ ("<span size=\"xx-large\" weight=\"bold\">%s faster than global atomics</span>"),
+      speed);
   g_free (speed);
   return markup;
 }
@@ -278,17 +292,23 @@ gchar *
 gpuhist_format_subline (const GpuhistReport *report)
 {
   double privatized = gpuhist_speedup_over_global (&report->layer, GH_TIME_PRIVATIZED);
+  gboolean slower;
   gchar *speed, *markup;
 
   if (privatized <= 0.0)
     return g_markup_printf_escaped ("<span size=\"large\" weight=\"bold\">%s</span>",
                                     _ ("Set Repetitions above 0 and press Re-run to time the "
                                        "kernels."));
-  speed = gpuhist_format_speedup (privatized);
-  /* TRANSLATORS: under the headline: the speedup of the seed's kernel */
-  markup = g_markup_printf_escaped (_ ("<span size=\"large\" weight=\"bold\">Privatized (the "
-                                       "seed's kernel): %s faster than global atomics</span>"),
-                                    speed);
+  speed = speed_for_headline (privatized, &slower);
+  markup = g_markup_printf_escaped (
+      slower
+          /* TRANSLATORS: under the headline, when the seed's kernel lost to global atomics */
+          ? _ ("<span size=\"large\" weight=\"bold\">Privatized (the seed's kernel): %s slower "
+               "than global atomics</span>")
+          /* TRANSLATORS: under the headline: the speedup of the seed's kernel */
+          : _ ("<span size=\"large\" weight=\"bold\">Privatized (the seed's kernel): %s faster "
+               "than global atomics</span>"),
+      speed);
   g_free (speed);
   return markup;
 }
