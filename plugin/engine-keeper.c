@@ -29,6 +29,10 @@ make_engine (gpointer data)
   /* Staging for the plug-in's strips only: pinning the default budget costs as long as fetching
    * a large layer (docs/BENCHMARKS.md). */
   options.memory_budget = 2 * GPUHIST_STRIP_TARGET_BYTES;
+  /* GIMP serves each tile of the next strip while this one is counted: a counting thread on
+   * every core made GIMP's side of the fetch wait for a CPU, and the whole run slower than one
+   * thread fewer (docs/BENCHMARKS.md, "one CPU left to GIMP"). */
+  options.cpu_threads = MAX (1, (int) g_get_num_processors () - 1);
   made->error.status = GH_OK;
   made->engine = gh_engine_new (&options, &made->error);
   if (made->engine != NULL && gh_engine_uses_gpu (made->engine))
