@@ -87,7 +87,8 @@ private:
 
   /* The schedule comparison (benchmark_schedule.cu): run_input's rows when schedules_only_. */
   gh_status run_schedule_input (input &in);
-  gh_status add_schedule_rows (const input &in, std::vector<kernel_row> &rows);
+  /* Rows from *fixed_from on time an empty strip (no share of the ceiling). */
+  gh_status add_schedule_rows (const input &in, std::vector<kernel_row> &rows, size_t *fixed_from);
 
   /* The wide tables (benchmark_wide.cu). */
   gh_status run_wide ();

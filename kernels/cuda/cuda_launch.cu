@@ -26,24 +26,34 @@ const fastest_fn fastest_kernels[4][3] = {
   { fastest_kernel<4, kSingle, kFastestThreads>, fastest_kernel<4, kPacked, kFastestThreads>,
     fastest_kernel<4, kWide, kFastestThreads> },
 };
-/* BENCHMARK ONLY: the wide layout in every walk, [channels 1, 4][gh::walk], so that the
- * benchmark times the others beside the engine's. */
+/* BENCHMARK ONLY: the wide layout in the walks of kBenchWalks, [channels 1, 4][i], so that the
+ * benchmark times them beside the engine's. */
 const fastest_fn walk_kernels[2][4] = {
-  { fastest_kernel<1, kWide, kFastestThreads, kGridStride>,
-    fastest_kernel<1, kWide, kFastestThreads, kLoadsFirst>,
-    fastest_kernel<1, kWide, kFastestThreads, kWholeRounds>,
-    fastest_kernel<1, kWide, kFastestThreads, kLoadsFirst | kWholeRounds> },
-  { fastest_kernel<4, kWide, kFastestThreads, kGridStride>,
-    fastest_kernel<4, kWide, kFastestThreads, kLoadsFirst>,
-    fastest_kernel<4, kWide, kFastestThreads, kWholeRounds>,
-    fastest_kernel<4, kWide, kFastestThreads, kLoadsFirst | kWholeRounds> },
+  { fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[0]>,
+    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[1]>,
+    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[2]>,
+    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[3]> },
+  { fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[0]>,
+    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[1]>,
+    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[2]>,
+    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[3]> },
 };
+constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
+
+int
+bench_walk_index (int walk)
+{
+  for (int i = 0; i < kBenchWalkCount; i++)
+    if (kBenchWalks[i] == walk)
+      return i;
+  return -1;
+}
 
 fastest_fn
 fastest_for (int channels, const launch_plan &plan)
 {
   if (plan.walk != kWalk)
-    return walk_kernels[channels == 1 ? 0 : 1][plan.walk];
+    return walk_kernels[channels == 1 ? 0 : 1][bench_walk_index (plan.walk)];
   return fastest_kernels[channels - 1][plan.layout];
 }
 
@@ -135,7 +145,7 @@ gh_status
 plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_plan *plan,
                    gh_error *error)
 {
-  if ((channels != 1 && channels != 4) || walk < 0 || walk > (kLoadsFirst | kWholeRounds))
+  if ((channels != 1 && channels != 4) || (walk != kWalk && bench_walk_index (walk) < 0))
     {
       gh_error_set (error, GH_ERROR_UNSUPPORTED, "no walk %d for %d channels", walk, channels);
       return GH_ERROR_UNSUPPORTED;
@@ -159,11 +169,15 @@ plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_
 const char *
 walk_name (int walk)
 {
-  static const char *const walks[]
-      = { "zeroed first, grid-stride to the end", "loads first, grid-stride to the end",
-          "zeroed first, whole rounds then the rest dealt out",
-          "loads first, whole rounds then the rest dealt out" };
-  return walk >= 0 && walk <= (kLoadsFirst | kWholeRounds) ? walks[walk] : "?";
+  static const char *const walks[] = { "zeroed first, grid-stride to the end",
+                                       "loads first, grid-stride to the end",
+                                       "zeroed first, whole rounds, the rest dealt in turn",
+                                       "loads first, whole rounds, the rest dealt in turn",
+                                       "zeroed first, grid-stride to the end",
+                                       "loads first, grid-stride to the end",
+                                       "zeroed first, whole rounds, the rest in contiguous shares",
+                                       "loads first, whole rounds, the rest in contiguous shares" };
+  return walk >= 0 && walk < 8 ? walks[walk] : "?";
 }
 
 void

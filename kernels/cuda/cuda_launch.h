@@ -17,10 +17,14 @@ namespace gh
 enum walk
 {
   kGridStride = 0,
-  kLoadsFirst = 1,  /* the first step's loads go out before the tables are zeroed */
-  kWholeRounds = 2, /* the loop ends at the whole rounds; the rest is dealt to every block */
-  kWalk = kLoadsFirst | kWholeRounds
+  kLoadsFirst = 1,     /* the first step's loads go out before the tables are zeroed */
+  kWholeRounds = 2,    /* the loop ends at the whole rounds; the rest is dealt to every block */
+  kContiguousRest = 4, /* with kWholeRounds: each block's share of the rest in one run */
+  kWalk = kLoadsFirst | kWholeRounds | kContiguousRest
 };
+/* BENCHMARK ONLY: the walks timed beside the engine's. */
+constexpr int kBenchWalks[] = { kGridStride, kLoadsFirst, kLoadsFirst | kWholeRounds,
+                                kLoadsFirst | kWholeRounds | kContiguousRest };
 
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan
