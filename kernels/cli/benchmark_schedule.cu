@@ -49,11 +49,11 @@ bench::add_schedule_rows (const input &in, std::vector<kernel_row> &rows, size_t
   if (status != GH_OK)
     return status;
   rows.push_back (
-      { std::string ("fastest, the engine's: ") + gh::walk_name (gh::kWalk), true,
+      { std::string ("fastest, the engine's: ") + gh::walk_name (gh::engine_walk (c)), true,
         [=] (const uint8_t *p, unsigned int *b) { gh::launch_fastest (c, plan, p, n, b, s); } });
   for (int walk : gh::kBenchWalks)
     {
-      if (walk == gh::kWalk)
+      if (walk == gh::engine_walk (c))
         continue;
       gh::launch_plan part;
       status = gh::plan_fastest_walk (device_, c, walk, &part, error);

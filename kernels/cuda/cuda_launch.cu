@@ -28,15 +28,13 @@ const fastest_fn fastest_kernels[4][3] = {
 };
 /* BENCHMARK ONLY: the wide layout in the walks of kBenchWalks, [channels 1, 4][i], so that the
  * benchmark times them beside the engine's. */
-const fastest_fn walk_kernels[2][4] = {
+const fastest_fn walk_kernels[2][3] = {
   { fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[0]>,
     fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[1]>,
-    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[2]>,
-    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[3]> },
+    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[2]> },
   { fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[0]>,
     fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[1]>,
-    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[2]>,
-    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[3]> },
+    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[2]> },
 };
 constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
 
@@ -52,7 +50,7 @@ bench_walk_index (int walk)
 fastest_fn
 fastest_for (int channels, const launch_plan &plan)
 {
-  if (plan.walk != kWalk)
+  if (plan.walk != engine_walk (channels))
     return walk_kernels[channels == 1 ? 0 : 1][bench_walk_index (plan.walk)];
   return fastest_kernels[channels - 1][plan.layout];
 }
@@ -129,7 +127,7 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
     }
 
   plan->layout = layout;
-  plan->walk = kWalk;
+  plan->walk = engine_walk (channels);
   plan->threads = kFastestThreads;
   plan->blocks = per_sm * device.multiProcessorCount;
   plan->shared_bytes = bytes;
@@ -145,7 +143,8 @@ gh_status
 plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_plan *plan,
                    gh_error *error)
 {
-  if ((channels != 1 && channels != 4) || (walk != kWalk && bench_walk_index (walk) < 0))
+  if ((channels != 1 && channels != 4)
+      || (walk != engine_walk (channels) && bench_walk_index (walk) < 0))
     {
       gh_error_set (error, GH_ERROR_UNSUPPORTED, "no walk %d for %d channels", walk, channels);
       return GH_ERROR_UNSUPPORTED;
@@ -169,15 +168,11 @@ plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_
 const char *
 walk_name (int walk)
 {
-  static const char *const walks[] = { "zeroed first, grid-stride to the end",
-                                       "loads first, grid-stride to the end",
-                                       "zeroed first, whole rounds, the rest dealt in turn",
-                                       "loads first, whole rounds, the rest dealt in turn",
-                                       "zeroed first, grid-stride to the end",
-                                       "loads first, grid-stride to the end",
-                                       "zeroed first, whole rounds, the rest in contiguous shares",
-                                       "loads first, whole rounds, the rest in contiguous shares" };
-  return walk >= 0 && walk < 8 ? walks[walk] : "?";
+  static const char *const walks[]
+      = { "zeroed first, grid-stride to the end", "loads first, grid-stride to the end",
+          "zeroed first, whole rounds then the rest dealt out",
+          "loads first, whole rounds then the rest dealt out" };
+  return walk >= 0 && walk <= (kLoadsFirst | kWholeRounds) ? walks[walk] : "?";
 }
 
 void
@@ -186,7 +181,7 @@ describe_plan (const launch_plan &plan, int channels, char *out, size_t size)
   const int n = snprintf (out, size, "%s, %d ch, %d x %d threads, %zu KiB shared",
                           layout_name (plan.layout), channels, plan.blocks, plan.threads,
                           plan.shared_bytes / 1024);
-  if (plan.walk != kWalk && n > 0 && static_cast<size_t> (n) < size)
+  if (plan.walk != engine_walk (channels) && n > 0 && static_cast<size_t> (n) < size)
     snprintf (out + n, size - n, "; %s", walk_name (plan.walk));
 }
 

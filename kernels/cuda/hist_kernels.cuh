@@ -189,34 +189,22 @@ whole_rounds_end (size_t units)
 
 /* Loads this thread's share of the rest after the whole rounds, [begin, units), fewer units
  * than a round.  As one more grid-stride step it would fall to the first blocks alone, and the
- * kernel would last a whole step longer than the mean block's work.  Instead it is cut into
- * chunks of 32 units, one warp's load, and every block gets the same number within one: with
- * kContiguousRest a contiguous run of them (block b the b-th run), otherwise chunk c goes to
- * block c % gridDim.x.  In a block, chunk j goes to warp j % 32 as its load j / 32.  For 3
- * channels a unit is a thread's 48 bytes and a round holds fewer than 32 chunks a block: one
- * unit a thread at most, its three vectors. */
-template <int C, int THREADS, int V, int WALK>
+ * kernel would last a whole step longer than the mean block's work.  Instead it is dealt
+ * in chunks of 32 units, one warp's load: chunk c to block c % gridDim.x, so that every block's
+ * share is the same within one chunk; in a block, chunk j to warp j % 32 as its load j / 32.
+ * For 3 channels a unit is a thread's 48 bytes, and a round holds fewer than 32 chunks a block:
+ * one unit a thread at most, its three vectors. */
+template <int C, int THREADS, int V>
 __device__ __forceinline__ void
 load_rest (const uint4 *vec, size_t begin, size_t units, uint4 (&q)[V], bool (&valid)[V])
 {
   const unsigned int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
-  unsigned int first = 0, count = 0; /* kContiguousRest: this block's chunks */
-  if (WALK & kContiguousRest)
-    {
-      const unsigned int chunks = static_cast<unsigned int> ((units - begin + kWarp - 1) / kWarp);
-      const unsigned int per = chunks / gridDim.x, extra = chunks % gridDim.x;
-      first = blockIdx.x * per + min (blockIdx.x, extra);
-      count = per + (blockIdx.x < extra);
-    }
 #pragma unroll
   for (int k = 0; k < V; k++)
     {
       const unsigned int j = C == 3 ? warp : warp + k * (THREADS / kWarp);
-      const size_t chunk = WALK & kContiguousRest
-                               ? static_cast<size_t> (first + j)
-                               : static_cast<size_t> (j) * gridDim.x + blockIdx.x;
-      const size_t u = begin + chunk * kWarp + lane;
-      valid[k] = (!(WALK & kContiguousRest) || j < count) && u < units;
+      const size_t u = begin + (static_cast<size_t> (j) * gridDim.x + blockIdx.x) * kWarp + lane;
+      valid[k] = u < units;
       q[k] = valid[k] ? __ldcs (&vec[C == 3 ? u * V + k : u]) : make_uint4 (0, 0, 0, 0);
     }
 }
@@ -280,7 +268,7 @@ merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
  * (docs/BENCHMARKS.md, "The fastest kernel's layouts", "What moved, and why" and run 23): the
  * grid-stride loop below is the same instructions in every walk (gh::walk), which differ only in
  * what comes before and after it. */
-template <int C, int L, int THREADS, int WALK = kWalk>
+template <int C, int L, int THREADS, int WALK = engine_walk (C)>
 __global__ void
 __launch_bounds__ (THREADS)
     fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
@@ -353,7 +341,7 @@ __launch_bounds__ (THREADS)
     {
       uint4 rest[V];
       bool rest_valid[V];
-      load_rest<C, THREADS, V, WALK> (vec, loop_units, units, rest, rest_valid);
+      load_rest<C, THREADS, V> (vec, loop_units, units, rest, rest_valid);
       if (loop_units)
         {
 #pragma unroll
