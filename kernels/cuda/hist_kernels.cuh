@@ -292,8 +292,8 @@ __launch_bounds__ (THREADS)
   const size_t units = C == 3 ? n / traits::unit : vectors;
   const size_t per_step = C == 3 ? THREADS : static_cast<size_t> (THREADS) * V;
   const size_t grid_step = gridDim.x * per_step;
-  const size_t loop_units
-      = WALK & kWholeRounds ? whole_rounds_end < C == 3 ? THREADS : THREADS * V > (units) : units;
+  constexpr size_t step_units = C == 3 ? THREADS : THREADS * V;
+  const size_t loop_units = WALK & kWholeRounds ? whole_rounds_end<step_units> (units) : units;
   const size_t loop_vectors = WALK & kWholeRounds ? loop_units : vectors;
   uint4 q[V];
   bool valid[V];
