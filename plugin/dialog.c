@@ -390,8 +390,9 @@ static void
 fit_to_screen (GtkWidget *dialog, GtkWidget *main_box, const PaneColumn *left,
                const PaneColumn *right)
 {
-  /* Room for a scroll bar beside a column that no longer fits. */
-  const gint bar = 24;
+  /* Room for a scroll bar beside a column that no longer fits, and for what GTK 2's tables add
+   * to their measure once shown. */
+  const gint bar = 48;
   const gint narrow = 420;
   gint left_width, left_height, right_width, right_height, right_request;
   gint dialog_width, dialog_height, box_width, box_height, columns_width, columns_height;
@@ -464,6 +465,8 @@ build (GpuhistDialog *d)
   gpuhist_dialog_bin_changed (GPUHIST_HISTOGRAM_VIEW (d->view), -1, d);
   gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
   gpuhist_dialog_set_busy (d, FALSE);
+  /* Realized, so that the tables measure all their rows. */
+  gtk_widget_realize (d->dialog);
   fit_to_screen (d->dialog, main_box, &left, &right);
   gtk_widget_show (d->dialog);
   gtk_widget_grab_focus (d->rerun_button);
