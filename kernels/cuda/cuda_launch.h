@@ -17,21 +17,27 @@ namespace gh
 enum walk
 {
   kGridStride = 0,
-  kLoadsFirst = 1,  /* the first step's loads go out before the tables are zeroed */
-  kWholeRounds = 2, /* the loop ends at the whole rounds; the rest is dealt to every block */
+  kLoadsFirst = 1,    /* the first step's loads go out before the tables are zeroed */
+  kWholeRounds = 2,   /* the loop ends at the whole rounds; the rest is dealt to every block */
+  kTwoStepsFirst = 4, /* with kLoadsFirst: the second step's loads go out before the zeroing too */
+  kVectorFixed = 8,   /* the tables zeroed with 16-byte stores; the wide merge reads 16 bytes */
 };
 
 /* The walk the engine runs: the whole rounds measured faster with 4 channels and slower with
  * one, where the loads first alone were the fastest (docs/BENCHMARKS.md, run 23); 2 and 3
- * channels, not measured, take the 4-channel walk. */
+ * channels, not measured, take the 4-channel walk.  Run 24: the fixed cost in 16-byte stores
+ * and reads everywhere, and two steps' loads before the zeroing for one channel. */
 constexpr int
 engine_walk (int channels)
 {
-  return channels == 1 ? kLoadsFirst : kLoadsFirst | kWholeRounds;
+  return channels == 1 ? kLoadsFirst | kTwoStepsFirst | kVectorFixed
+                       : kLoadsFirst | kWholeRounds | kVectorFixed;
 }
 
 /* BENCHMARK ONLY: the walks timed beside the engine's. */
-constexpr int kBenchWalks[] = { kGridStride, kLoadsFirst, kLoadsFirst | kWholeRounds };
+constexpr int kBenchWalks[]
+    = { kLoadsFirst, kLoadsFirst | kWholeRounds, kLoadsFirst | kTwoStepsFirst,
+        kLoadsFirst | kVectorFixed, kLoadsFirst | kWholeRounds | kTwoStepsFirst | kVectorFixed };
 
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan
@@ -53,7 +59,8 @@ gh_status plan_fastest (const cudaDeviceProp &device, int channels, gh_layout re
  * beside the engine's. */
 gh_status plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk,
                              launch_plan *plan, gh_error *error);
-const char *walk_name (int walk);
+/* The walk in words (its bits, comma-separated), into out. */
+void walk_name (int walk, char *out, size_t size);
 /* The plan in words; a walk other than the engine's is named too. */
 void describe_plan (const launch_plan &plan, int channels, char *out, size_t size);
 

@@ -220,9 +220,26 @@ count_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V], const bool
       count_vector<C, L> (sh, lane, q[k], C == 3 ? 16 * k : 0);
 }
 
+/* The packed layout's flush after every flush_every steps (a barrier: every thread of a block
+ * takes the same steps). */
+template <int C, int L, int THREADS>
+__device__ __forceinline__ void
+flush_if_due (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1) / THREADS],
+              unsigned int (&high)[(C * kBins / 2 + THREADS - 1) / THREADS], int *steps_since_flush,
+              int flush_every)
+{
+  if (L == kPacked && ++*steps_since_flush == flush_every)
+    {
+      __syncthreads ();
+      flush_packed<C, THREADS> (sh, low, high);
+      __syncthreads ();
+      *steps_since_flush = 0;
+    }
+}
+
 /* Adds the block's shared tables into the strip's table in global memory (after the last
  * barrier). */
-template <int C, int L, int THREADS>
+template <int C, int L, int THREADS, int WALK>
 __device__ __forceinline__ void
 merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1) / THREADS],
               unsigned int (&high)[(C * kBins / 2 + THREADS - 1) / THREADS], unsigned int *bins)
@@ -242,6 +259,24 @@ merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
               if (high[k])
                 atomicAdd (&bins[2 * w + 1], high[k]);
             }
+        }
+    }
+  else if (L == kWide && WALK & kVectorFixed)
+    {
+      /* A bin's 32 lanes as eight 16-byte reads, the k-th at (k + bin) % 8: the eight threads
+       * of a quarter warp (one shared-memory wavefront) cover all 32 banks. */
+      const uint4 *columns = reinterpret_cast<const uint4 *> (sh);
+      for (int bin = threadIdx.x; bin < C * kBins; bin += THREADS)
+        {
+          unsigned int sum = 0;
+#pragma unroll
+          for (int k = 0; k < kWarp / 4; k++)
+            {
+              const uint4 v = columns[(bin << 3) | ((k + bin) & 7)];
+              sum += v.x + v.y + v.z + v.w;
+            }
+          if (sum)
+            atomicAdd (&bins[bin], sum);
         }
     }
   else if (L == kWide)
@@ -298,11 +333,21 @@ __launch_bounds__ (THREADS)
   uint4 q[V];
   bool valid[V];
   size_t base = blockIdx.x * per_step;
+  uint4 second[V];
+  bool second_valid[V];
   if (WALK & kLoadsFirst)
     load_step<C, THREADS, V> (vec, base, loop_units, loop_vectors, q, valid);
+  if (WALK & kTwoStepsFirst)
+    load_step<C, THREADS, V> (vec, base + grid_step, loop_units, loop_vectors, second,
+                              second_valid);
 
-  for (int i = threadIdx.x; i < traits::words; i += THREADS)
-    sh[i] = 0;
+  /* The table sizes are multiples of 4 words in every layout. */
+  if (WALK & kVectorFixed)
+    for (int i = threadIdx.x; i < traits::words / 4; i += THREADS)
+      reinterpret_cast<uint4 *> (sh)[i] = make_uint4 (0, 0, 0, 0);
+  else
+    for (int i = threadIdx.x; i < traits::words; i += THREADS)
+      sh[i] = 0;
   unsigned int low[owned], high[owned];
 #pragma unroll
   for (int k = 0; k < owned; k++)
@@ -314,19 +359,26 @@ __launch_bounds__ (THREADS)
   /* Every thread of a block takes the same number of steps, so the flush barrier is uniform. */
   const size_t loop_end = WALK & kWholeRounds && loop_units ? loop_units - grid_step : loop_units;
   int steps_since_flush = 0;
+  /* The loop's first step, its next loads already in flight since before the zeroing. */
+  if (WALK & kTwoStepsFirst && base < loop_end)
+    {
+      count_step<C, L, V> (sh, lane, q, valid);
+      flush_if_due<C, L, THREADS> (sh, low, high, &steps_since_flush, flush_every);
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        {
+          q[k] = second[k];
+          valid[k] = second_valid[k];
+        }
+      base += grid_step;
+    }
   for (; base < loop_end; base += grid_step)
     {
       uint4 next[V];
       bool next_valid[V];
       load_step<C, THREADS, V> (vec, base + grid_step, loop_units, loop_vectors, next, next_valid);
       count_step<C, L, V> (sh, lane, q, valid);
-      if (L == kPacked && ++steps_since_flush == flush_every)
-        {
-          __syncthreads ();
-          flush_packed<C, THREADS> (sh, low, high);
-          __syncthreads ();
-          steps_since_flush = 0;
-        }
+      flush_if_due<C, L, THREADS> (sh, low, high, &steps_since_flush, flush_every);
 #pragma unroll
       for (int k = 0; k < V; k++)
         {
@@ -357,7 +409,7 @@ __launch_bounds__ (THREADS)
        i += gridDim.x * static_cast<size_t> (THREADS))
     count_sample<C, L> (sh, lane, static_cast<int> (i % C), in[i]);
   __syncthreads ();
-  merge_tables<C, L, THREADS> (sh, low, high, bins);
+  merge_tables<C, L, THREADS, WALK> (sh, low, high, bins);
 }
 
 /* 4. Read-only: reads every byte with 16-byte loads, four in flight per thread, and counts
