@@ -28,17 +28,13 @@ const fastest_fn fastest_kernels[4][3] = {
 };
 /* BENCHMARK ONLY: the wide layout in the walks of kBenchWalks, [channels 1, 4][i], so that the
  * benchmark times them beside the engine's. */
-const fastest_fn walk_kernels[2][5] = {
+const fastest_fn walk_kernels[2][3] = {
   { fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[0]>,
     fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[1]>,
-    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[2]>,
-    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[3]>,
-    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[4]> },
+    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[2]> },
   { fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[0]>,
     fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[1]>,
-    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[2]>,
-    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[3]>,
-    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[4]> },
+    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[2]> },
 };
 constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
 
@@ -172,9 +168,8 @@ plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_
 void
 walk_name (int walk, char *out, size_t size)
 {
-  snprintf (out, size, "%s, %s%s%s", walk & kLoadsFirst ? "loads first" : "zeroed first",
+  snprintf (out, size, "%s, %s%s", walk & kLoadsFirst ? "loads first" : "zeroed first",
             walk & kWholeRounds ? "whole rounds then the rest dealt out" : "grid-stride to the end",
-            walk & kTwoStepsFirst ? ", two steps' loads before the zeroing" : "",
             walk & kVectorFixed ? ", 16-byte zeroing and merge" : "");
 }
 

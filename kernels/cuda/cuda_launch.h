@@ -17,27 +17,24 @@ namespace gh
 enum walk
 {
   kGridStride = 0,
-  kLoadsFirst = 1,    /* the first step's loads go out before the tables are zeroed */
-  kWholeRounds = 2,   /* the loop ends at the whole rounds; the rest is dealt to every block */
-  kTwoStepsFirst = 4, /* with kLoadsFirst: the second step's loads go out before the zeroing too */
-  kVectorFixed = 8,   /* the tables zeroed with 16-byte stores; the wide merge reads 16 bytes */
+  kLoadsFirst = 1,  /* the first step's loads go out before the tables are zeroed */
+  kWholeRounds = 2, /* the loop ends at the whole rounds; the rest is dealt to every block */
+  kVectorFixed = 4, /* the tables zeroed with 16-byte stores; the wide merge reads 16 bytes */
 };
 
 /* The walk the engine runs: the whole rounds measured faster with 4 channels and slower with
  * one, where the loads first alone were the fastest (docs/BENCHMARKS.md, run 23); 2 and 3
- * channels, not measured, take the 4-channel walk.  Run 24: the fixed cost in 16-byte stores
- * and reads everywhere, and two steps' loads before the zeroing for one channel. */
+ * channels, not measured, take the 4-channel walk.  The 16-byte zeroing and merge everywhere
+ * (run 24). */
 constexpr int
 engine_walk (int channels)
 {
-  return channels == 1 ? kLoadsFirst | kTwoStepsFirst | kVectorFixed
-                       : kLoadsFirst | kWholeRounds | kVectorFixed;
+  return channels == 1 ? kLoadsFirst | kVectorFixed : kLoadsFirst | kWholeRounds | kVectorFixed;
 }
 
 /* BENCHMARK ONLY: the walks timed beside the engine's. */
 constexpr int kBenchWalks[]
-    = { kLoadsFirst, kLoadsFirst | kWholeRounds, kLoadsFirst | kTwoStepsFirst,
-        kLoadsFirst | kVectorFixed, kLoadsFirst | kWholeRounds | kTwoStepsFirst | kVectorFixed };
+    = { kLoadsFirst, kLoadsFirst | kWholeRounds, kLoadsFirst | kVectorFixed };
 
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan

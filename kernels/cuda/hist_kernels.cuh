@@ -220,23 +220,6 @@ count_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V], const bool
       count_vector<C, L> (sh, lane, q[k], C == 3 ? 16 * k : 0);
 }
 
-/* The packed layout's flush after every flush_every steps (a barrier: every thread of a block
- * takes the same steps). */
-template <int C, int L, int THREADS>
-__device__ __forceinline__ void
-flush_if_due (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1) / THREADS],
-              unsigned int (&high)[(C * kBins / 2 + THREADS - 1) / THREADS], int *steps_since_flush,
-              int flush_every)
-{
-  if (L == kPacked && ++*steps_since_flush == flush_every)
-    {
-      __syncthreads ();
-      flush_packed<C, THREADS> (sh, low, high);
-      __syncthreads ();
-      *steps_since_flush = 0;
-    }
-}
-
 /* Adds the block's shared tables into the strip's table in global memory (after the last
  * barrier). */
 template <int C, int L, int THREADS, int WALK>
@@ -333,13 +316,8 @@ __launch_bounds__ (THREADS)
   uint4 q[V];
   bool valid[V];
   size_t base = blockIdx.x * per_step;
-  uint4 second[V];
-  bool second_valid[V];
   if (WALK & kLoadsFirst)
     load_step<C, THREADS, V> (vec, base, loop_units, loop_vectors, q, valid);
-  if (WALK & kTwoStepsFirst)
-    load_step<C, THREADS, V> (vec, base + grid_step, loop_units, loop_vectors, second,
-                              second_valid);
 
   /* The table sizes are multiples of 4 words in every layout. */
   if (WALK & kVectorFixed)
@@ -359,26 +337,19 @@ __launch_bounds__ (THREADS)
   /* Every thread of a block takes the same number of steps, so the flush barrier is uniform. */
   const size_t loop_end = WALK & kWholeRounds && loop_units ? loop_units - grid_step : loop_units;
   int steps_since_flush = 0;
-  /* The loop's first step, its next loads already in flight since before the zeroing. */
-  if (WALK & kTwoStepsFirst && base < loop_end)
-    {
-      count_step<C, L, V> (sh, lane, q, valid);
-      flush_if_due<C, L, THREADS> (sh, low, high, &steps_since_flush, flush_every);
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        {
-          q[k] = second[k];
-          valid[k] = second_valid[k];
-        }
-      base += grid_step;
-    }
   for (; base < loop_end; base += grid_step)
     {
       uint4 next[V];
       bool next_valid[V];
       load_step<C, THREADS, V> (vec, base + grid_step, loop_units, loop_vectors, next, next_valid);
       count_step<C, L, V> (sh, lane, q, valid);
-      flush_if_due<C, L, THREADS> (sh, low, high, &steps_since_flush, flush_every);
+      if (L == kPacked && ++steps_since_flush == flush_every)
+        {
+          __syncthreads ();
+          flush_packed<C, THREADS> (sh, low, high);
+          __syncthreads ();
+          steps_since_flush = 0;
+        }
 #pragma unroll
       for (int k = 0; k < V; k++)
         {
