@@ -48,8 +48,10 @@ bench::add_schedule_rows (const input &in, std::vector<kernel_row> &rows, size_t
   gh_status status = gh::plan_fastest (device_, c, GH_LAYOUT_AUTO, &plan, error);
   if (status != GH_OK)
     return status;
+  char engine[160];
+  gh::walk_name (gh::engine_walk (c), engine, sizeof engine);
   rows.push_back (
-      { std::string ("fastest, the engine's: ") + gh::walk_name (gh::engine_walk (c)), true,
+      { std::string ("fastest, the engine's: ") + engine, true,
         [=] (const uint8_t *p, unsigned int *b) { gh::launch_fastest (c, plan, p, n, b, s); } });
   for (int walk : gh::kBenchWalks)
     {
@@ -59,7 +61,7 @@ bench::add_schedule_rows (const input &in, std::vector<kernel_row> &rows, size_t
       status = gh::plan_fastest_walk (device_, c, walk, &part, error);
       if (status != GH_OK)
         return status;
-      char description[160];
+      char description[240];
       gh::describe_plan (part, c, description, sizeof description);
       rows.push_back (
           { std::string ("walk: ") + description, true, [=] (const uint8_t *p, unsigned int *b) {

@@ -165,14 +165,12 @@ plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_
   return GH_OK;
 }
 
-const char *
-walk_name (int walk)
+void
+walk_name (int walk, char *out, size_t size)
 {
-  static const char *const walks[]
-      = { "zeroed first, grid-stride to the end", "loads first, grid-stride to the end",
-          "zeroed first, whole rounds then the rest dealt out",
-          "loads first, whole rounds then the rest dealt out" };
-  return walk >= 0 && walk <= (kLoadsFirst | kWholeRounds) ? walks[walk] : "?";
+  snprintf (out, size, "%s, %s%s", walk & kLoadsFirst ? "loads first" : "zeroed first",
+            walk & kWholeRounds ? "whole rounds then the rest dealt out" : "grid-stride to the end",
+            walk & kVectorFixed ? ", 16-byte zeroing and merge" : "");
 }
 
 void
@@ -181,8 +179,11 @@ describe_plan (const launch_plan &plan, int channels, char *out, size_t size)
   const int n = snprintf (out, size, "%s, %d ch, %d x %d threads, %zu KiB shared",
                           layout_name (plan.layout), channels, plan.blocks, plan.threads,
                           plan.shared_bytes / 1024);
-  if (plan.walk != engine_walk (channels) && n > 0 && static_cast<size_t> (n) < size)
-    snprintf (out + n, size - n, "; %s", walk_name (plan.walk));
+  if (plan.walk != engine_walk (channels) && n > 0 && static_cast<size_t> (n) + 2 < size)
+    {
+      snprintf (out + n, size - n, "; ");
+      walk_name (plan.walk, out + n + 2, size - n - 2);
+    }
 }
 
 void

@@ -19,19 +19,22 @@ enum walk
   kGridStride = 0,
   kLoadsFirst = 1,  /* the first step's loads go out before the tables are zeroed */
   kWholeRounds = 2, /* the loop ends at the whole rounds; the rest is dealt to every block */
+  kVectorFixed = 4, /* the tables zeroed with 16-byte stores; the wide merge reads 16 bytes */
 };
 
 /* The walk the engine runs: the whole rounds measured faster with 4 channels and slower with
  * one, where the loads first alone were the fastest (docs/BENCHMARKS.md, run 23); 2 and 3
- * channels, not measured, take the 4-channel walk. */
+ * channels, not measured, take the 4-channel walk.  The 16-byte zeroing and merge everywhere
+ * (run 24). */
 constexpr int
 engine_walk (int channels)
 {
-  return channels == 1 ? kLoadsFirst : kLoadsFirst | kWholeRounds;
+  return channels == 1 ? kLoadsFirst | kVectorFixed : kLoadsFirst | kWholeRounds | kVectorFixed;
 }
 
 /* BENCHMARK ONLY: the walks timed beside the engine's. */
-constexpr int kBenchWalks[] = { kGridStride, kLoadsFirst, kLoadsFirst | kWholeRounds };
+constexpr int kBenchWalks[]
+    = { kLoadsFirst, kLoadsFirst | kWholeRounds, kLoadsFirst | kVectorFixed };
 
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan
@@ -53,7 +56,8 @@ gh_status plan_fastest (const cudaDeviceProp &device, int channels, gh_layout re
  * beside the engine's. */
 gh_status plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk,
                              launch_plan *plan, gh_error *error);
-const char *walk_name (int walk);
+/* The walk in words (its bits, comma-separated), into out. */
+void walk_name (int walk, char *out, size_t size);
 /* The plan in words; a walk other than the engine's is named too. */
 void describe_plan (const launch_plan &plan, int channels, char *out, size_t size);
 

@@ -222,7 +222,7 @@ count_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V], const bool
 
 /* Adds the block's shared tables into the strip's table in global memory (after the last
  * barrier). */
-template <int C, int L, int THREADS>
+template <int C, int L, int THREADS, int WALK>
 __device__ __forceinline__ void
 merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1) / THREADS],
               unsigned int (&high)[(C * kBins / 2 + THREADS - 1) / THREADS], unsigned int *bins)
@@ -242,6 +242,24 @@ merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
               if (high[k])
                 atomicAdd (&bins[2 * w + 1], high[k]);
             }
+        }
+    }
+  else if (L == kWide && WALK & kVectorFixed)
+    {
+      /* A bin's 32 lanes as eight 16-byte reads, the k-th at (k + bin) % 8: the eight threads
+       * of a quarter warp (one shared-memory wavefront) cover all 32 banks. */
+      const uint4 *columns = reinterpret_cast<const uint4 *> (sh);
+      for (int bin = threadIdx.x; bin < C * kBins; bin += THREADS)
+        {
+          unsigned int sum = 0;
+#pragma unroll
+          for (int k = 0; k < kWarp / 4; k++)
+            {
+              const uint4 v = columns[(bin << 3) | ((k + bin) & 7)];
+              sum += v.x + v.y + v.z + v.w;
+            }
+          if (sum)
+            atomicAdd (&bins[bin], sum);
         }
     }
   else if (L == kWide)
@@ -301,8 +319,13 @@ __launch_bounds__ (THREADS)
   if (WALK & kLoadsFirst)
     load_step<C, THREADS, V> (vec, base, loop_units, loop_vectors, q, valid);
 
-  for (int i = threadIdx.x; i < traits::words; i += THREADS)
-    sh[i] = 0;
+  /* The table sizes are multiples of 4 words in every layout. */
+  if (WALK & kVectorFixed)
+    for (int i = threadIdx.x; i < traits::words / 4; i += THREADS)
+      reinterpret_cast<uint4 *> (sh)[i] = make_uint4 (0, 0, 0, 0);
+  else
+    for (int i = threadIdx.x; i < traits::words; i += THREADS)
+      sh[i] = 0;
   unsigned int low[owned], high[owned];
 #pragma unroll
   for (int k = 0; k < owned; k++)
@@ -357,7 +380,7 @@ __launch_bounds__ (THREADS)
        i += gridDim.x * static_cast<size_t> (THREADS))
     count_sample<C, L> (sh, lane, static_cast<int> (i % C), in[i]);
   __syncthreads ();
-  merge_tables<C, L, THREADS> (sh, low, high, bins);
+  merge_tables<C, L, THREADS, WALK> (sh, low, high, bins);
 }
 
 /* 4. Read-only: reads every byte with 16-byte loads, four in flight per thread, and counts
