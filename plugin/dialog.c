@@ -356,19 +356,85 @@ connect_signals (GpuhistDialog *d)
   g_signal_connect (d->cancel_button, "clicked", G_CALLBACK (gpuhist_dialog_cancel_clicked), d);
 }
 
+/* A column of panes and the scrolled window it sits in. */
+typedef struct
+{
+  GtkWidget *box;
+  GtkWidget *scroller;
+} PaneColumn;
+
+static PaneColumn
+pane_column_new (GtkWidget *columns, GtkPolicyType sideways, gboolean expand)
+{
+  PaneColumn column;
+
+  column.box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  column.scroller = gpuhist_compat_scrolled_new (column.box, sideways);
+  /* A widget reached from the keyboard scrolls into view. */
+  gtk_container_set_focus_vadjustment (
+      GTK_CONTAINER (column.box),
+      gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (column.scroller)));
+  gtk_container_set_focus_hadjustment (
+      GTK_CONTAINER (column.box),
+      gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (column.scroller)));
+  gtk_box_pack_start (GTK_BOX (columns), column.scroller, expand, expand, 0);
+  return column;
+}
+
+/* The panes whole where the screen has room, else each column scrolled on its own: the tables
+ * stacked on the right are taller than a laptop's 768-pixel screen, and a dialog taller than the
+ * screen hides its own buttons.  The histogram's column never scrolls sideways, so that the
+ * plot stays whole, and takes the width the window gains; on a narrow screen the tables
+ * scroll sideways. */
+static void
+fit_to_screen (GtkWidget *dialog, GtkWidget *main_box, const PaneColumn *left,
+               const PaneColumn *right)
+{
+  /* Room for a scroll bar beside a column that no longer fits, and for what GTK 2's tables add
+   * to their measure once shown. */
+  const gint bar = 48;
+  const gint narrow = 420;
+  gint left_width, left_height, right_width, right_height, right_request;
+  gint dialog_width, dialog_height, box_width, box_height, columns_width, columns_height;
+  gint most_width, most_height;
+  GdkRectangle area;
+
+  gpuhist_compat_natural_size (left->box, &left_width, &left_height);
+  gpuhist_compat_natural_size (right->box, &right_width, &right_height);
+  gtk_widget_set_size_request (left->scroller, -1, MIN (left_height, 320));
+  gtk_widget_set_size_request (right->scroller, MIN (right_width, narrow), MIN (right_height, 320));
+
+  gpuhist_compat_natural_size (dialog, &dialog_width, &dialog_height);
+  gpuhist_compat_natural_size (main_box, &box_width, &box_height);
+  gpuhist_compat_natural_size (gtk_widget_get_parent (left->scroller), &columns_width,
+                               &columns_height);
+  gpuhist_compat_work_area (dialog, &area);
+  most_width = area.width * 9 / 10;
+  most_height = area.height * 9 / 10;
+
+  /* The tables' column as wide as they are, where the screen leaves it the room. */
+  columns_width -= MIN (right_width, narrow);
+  right_request = CLAMP (most_width - (dialog_width - box_width) - columns_width,
+                         MIN (right_width, narrow), right_width + bar);
+  gtk_widget_set_size_request (right->scroller, right_request, MIN (right_height, 320));
+  /* The columns sit in a stack of rows: as wide as the widest row, as tall as all of them. */
+  gtk_window_set_default_size (
+      GTK_WINDOW (dialog),
+      MIN (dialog_width - box_width + MAX (box_width, columns_width + right_request), most_width),
+      MIN (dialog_height - columns_height + MAX (left_height, right_height) + bar, most_height));
+}
+
 static void
 build (GpuhistDialog *d)
 {
   GtkWidget *content;
   GtkWidget *main_box;
   GtkWidget *columns;
-  GtkWidget *left;
-  GtkWidget *right;
+  PaneColumn left, right;
 
   d->dialog = gimp_dialog_new (_ ("GPU Histogram"), PLUG_IN_ROLE, NULL, 0, gpuhist_dialog_help,
                                PLUG_IN_PROC, _ ("_Close"), RESPONSE_CLOSE, NULL);
   gimp_window_set_transient (GTK_WINDOW (d->dialog));
-  gtk_window_set_default_size (GTK_WINDOW (d->dialog), 1180, 760);
   gtk_dialog_set_default_response (GTK_DIALOG (d->dialog), RESPONSE_CLOSE);
 
   content = gtk_dialog_get_content_area (GTK_DIALOG (d->dialog));
@@ -381,25 +447,28 @@ build (GpuhistDialog *d)
   gtk_box_pack_start (GTK_BOX (main_box), columns, TRUE, TRUE, 0);
   /* Left: the histogram and the selected range; right: the statistics, the timing and the
    * contention tables (side by side the tables would be wider than many screens). */
-  left = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_box_pack_start (GTK_BOX (columns), left, TRUE, TRUE, 0);
-  right = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_box_pack_start (GTK_BOX (columns), right, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (left), build_histogram_pane (d), TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (left), build_range_pane (d), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (right), build_stats_pane (d), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (right), build_timing_pane (d), FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (right), build_compare_pane (d), FALSE, FALSE, 0);
+  left = pane_column_new (columns, GTK_POLICY_NEVER, TRUE);
+  right = pane_column_new (columns, GTK_POLICY_AUTOMATIC, FALSE);
+  gtk_box_pack_start (GTK_BOX (left.box), build_histogram_pane (d), TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (left.box), build_range_pane (d), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (right.box), build_stats_pane (d), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (right.box), build_timing_pane (d), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (right.box), build_compare_pane (d), FALSE, FALSE, 0);
   build_counting_controls (d, main_box);
   build_controls (d, main_box);
   build_progress (d, main_box);
   connect_signals (d);
 
-  gtk_widget_show_all (d->dialog);
+  /* Filled before it is measured: the channels' names and the tables' rows set its size. */
+  gtk_widget_show_all (main_box);
   gpuhist_dialog_update_all (d);
   gpuhist_dialog_bin_changed (GPUHIST_HISTOGRAM_VIEW (d->view), -1, d);
   gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
   gpuhist_dialog_set_busy (d, FALSE);
+  /* Realized, so that the tables measure all their rows. */
+  gtk_widget_realize (d->dialog);
+  fit_to_screen (d->dialog, main_box, &left, &right);
+  gtk_widget_show (d->dialog);
   gtk_widget_grab_focus (d->rerun_button);
 }
 

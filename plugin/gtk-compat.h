@@ -24,6 +24,17 @@ GtkWidget *gpuhist_compat_box_new (GtkOrientation orientation, gint spacing);
 /* A progress bar that shows its text. */
 GtkWidget *gpuhist_compat_progress_bar_new (void);
 
+/* A scrolled window around child (a widget that cannot scroll itself), scrolling up and down
+ * when the child does not fit, and sideways by the policy given. */
+GtkWidget *gpuhist_compat_scrolled_new (GtkWidget *child, GtkPolicyType sideways);
+
+/* The size a shown widget asks for to show all of itself: its natural size in GTK 3, its
+ * requisition in GTK 2. */
+void gpuhist_compat_natural_size (GtkWidget *widget, gint *width, gint *height);
+
+/* The part of the primary monitor that windows may use (GTK 2: the whole monitor). */
+void gpuhist_compat_work_area (GtkWidget *widget, GdkRectangle *area);
+
 G_END_DECLS
 
 #endif /* GPUHIST_GTK_COMPAT_H */

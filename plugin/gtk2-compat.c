@@ -70,3 +70,33 @@ gpuhist_compat_progress_bar_new (void)
   /* GTK 2 shows the text whenever there is some. */
   return gtk_progress_bar_new ();
 }
+
+GtkWidget *
+gpuhist_compat_scrolled_new (GtkWidget *child, GtkPolicyType sideways)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), sideways, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_add_with_viewport (GTK_SCROLLED_WINDOW (scrolled), child);
+  gtk_viewport_set_shadow_type (GTK_VIEWPORT (gtk_bin_get_child (GTK_BIN (scrolled))),
+                                GTK_SHADOW_NONE);
+  return scrolled;
+}
+
+void
+gpuhist_compat_natural_size (GtkWidget *widget, gint *width, gint *height)
+{
+  GtkRequisition requisition;
+
+  gtk_widget_size_request (widget, &requisition);
+  *width = requisition.width;
+  *height = requisition.height;
+}
+
+void
+gpuhist_compat_work_area (GtkWidget *widget, GdkRectangle *area)
+{
+  GdkScreen *screen = gtk_widget_get_screen (widget);
+
+  gdk_screen_get_monitor_geometry (screen, gdk_screen_get_primary_monitor (screen), area);
+}

@@ -22,3 +22,38 @@ gpuhist_compat_progress_bar_new (void)
   gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (bar), TRUE);
   return bar;
 }
+
+GtkWidget *
+gpuhist_compat_scrolled_new (GtkWidget *child, GtkPolicyType sideways)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new (NULL, NULL);
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), sideways, GTK_POLICY_AUTOMATIC);
+  gtk_container_add (GTK_CONTAINER (scrolled), child);
+  return scrolled;
+}
+
+void
+gpuhist_compat_natural_size (GtkWidget *widget, gint *width, gint *height)
+{
+  GtkRequisition natural;
+
+  gtk_widget_get_preferred_size (widget, NULL, &natural);
+  *width = natural.width;
+  *height = natural.height;
+}
+
+void
+gpuhist_compat_work_area (GtkWidget *widget, GdkRectangle *area)
+{
+  GdkDisplay *display = gtk_widget_get_display (widget);
+  GdkMonitor *monitor = gdk_display_get_primary_monitor (display);
+
+  /* Without a window manager (Xvfb) no monitor need be primary. */
+  if (monitor == NULL)
+    monitor = gdk_display_get_monitor (display, 0);
+  if (monitor != NULL)
+    gdk_monitor_get_workarea (monitor, area);
+  else
+    *area = (GdkRectangle){ 0, 0, G_MAXINT / 2, G_MAXINT / 2 };
+}

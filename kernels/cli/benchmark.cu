@@ -169,7 +169,8 @@ bench::verify (const input &in, const char *kernel,
 }
 
 gh_status
-bench::time (const std::function<void (const uint8_t *)> &launch, int repetitions, timing *result)
+bench::time (const std::function<void (const uint8_t *)> &launch, int repetitions, timing *result,
+             std::vector<double> *samples)
 {
   std::vector<cudaEvent_t> start (repetitions), stop (repetitions);
   for (int r = 0; r < repetitions; r++)
@@ -195,6 +196,8 @@ bench::time (const std::function<void (const uint8_t *)> &launch, int repetition
       float elapsed = 0;
       BENCH_CHECK (cudaEventElapsedTime (&elapsed, start[r], stop[r]), "reading a timer");
       ms[r] = elapsed;
+      if (samples)
+        samples->push_back (elapsed);
       cudaEventDestroy (start[r]);
       cudaEventDestroy (stop[r]);
     }
@@ -357,6 +360,8 @@ bench::print_input_table (const input &in, const std::vector<kernel_row> &rows, 
 gh_status
 bench::run_input (input &in)
 {
+  if (schedules_only_)
+    return run_schedule_input (in);
   std::vector<kernel_row> rows;
   add_input_rows (in, rows);
   gh_status status = add_input_cub_row (in, rows);
@@ -548,8 +553,10 @@ bench::run ()
   if (status == GH_OK)
     status = measure_uploads ();
 
-  /* GPUHIST_BENCH_ONLY=weighted: only the weighted section (for profiling it). */
+  /* GPUHIST_BENCH_ONLY=weighted: only the weighted section (for profiling it); =schedule: only
+   * the 8-bit inputs, FASTEST's schedule against its parts (benchmark_schedule.cu). */
   const char *only = getenv ("GPUHIST_BENCH_ONLY");
+  schedules_only_ = only && strcmp (only, "schedule") == 0;
   if (status == GH_OK && only && strcmp (only, "weighted") == 0)
     {
       status = gh::bench_weighted (out_, device_, stream_, options_.photo, options_.repetitions,
@@ -562,6 +569,11 @@ bench::run ()
   for (int side : { 8192, 16384 })
     if (status == GH_OK && !(options_.quick && side > 8192))
       status = run_images (side);
+  if (schedules_only_)
+    {
+      release ();
+      return status;
+    }
   if (status == GH_OK)
     status
         = gh::bench_weighted (out_, device_, stream_, options_.photo, options_.repetitions, error);

@@ -65,8 +65,9 @@ private:
                         bool noise_on_device);
   gh_status verify (const input &in, const char *kernel,
                     const std::function<void (const uint8_t *, unsigned int *)> &launch);
+  /* Times `repetitions` runs after 2 warm-ups; each run's ms is appended to *samples too. */
   gh_status time (const std::function<void (const uint8_t *)> &launch, int repetitions,
-                  timing *result);
+                  timing *result, std::vector<double> *samples = nullptr);
   gh_status measure_uploads ();
   gh_status verify_then_time (const input &in, std::vector<kernel_row> &rows, bool slow_global);
   /* Adds CUB's row, given how to call it; sizes its temporary storage first. */
@@ -83,6 +84,11 @@ private:
   void print_input_table (const input &in, const std::vector<kernel_row> &rows, double busiest,
                           int used);
   void print_summary ();
+
+  /* The schedule comparison (benchmark_schedule.cu): run_input's rows when schedules_only_. */
+  gh_status run_schedule_input (input &in);
+  /* Rows from *fixed_from on time an empty strip (no share of the ceiling). */
+  gh_status add_schedule_rows (const input &in, std::vector<kernel_row> &rows, size_t *fixed_from);
 
   /* The wide tables (benchmark_wide.cu). */
   gh_status run_wide ();
@@ -118,6 +124,7 @@ private:
     timing global, privatized, fastest, read16, read1, cub;
   };
   std::vector<summary_row> summary_;
+  bool schedules_only_ = false; /* GPUHIST_BENCH_ONLY=schedule */
 };
 
 } // namespace gh_bench

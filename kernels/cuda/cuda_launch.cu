@@ -26,6 +26,35 @@ const fastest_fn fastest_kernels[4][3] = {
   { fastest_kernel<4, kSingle, kFastestThreads>, fastest_kernel<4, kPacked, kFastestThreads>,
     fastest_kernel<4, kWide, kFastestThreads> },
 };
+/* BENCHMARK ONLY: the wide layout in the walks of kBenchWalks, [channels 1, 4][i], so that the
+ * benchmark times them beside the engine's. */
+const fastest_fn walk_kernels[2][3] = {
+  { fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[0]>,
+    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[1]>,
+    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[2]> },
+  { fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[0]>,
+    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[1]>,
+    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[2]> },
+};
+constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
+
+int
+bench_walk_index (int walk)
+{
+  for (int i = 0; i < kBenchWalkCount; i++)
+    if (kBenchWalks[i] == walk)
+      return i;
+  return -1;
+}
+
+fastest_fn
+fastest_for (int channels, const launch_plan &plan)
+{
+  if (plan.walk != engine_walk (channels))
+    return walk_kernels[channels == 1 ? 0 : 1][bench_walk_index (plan.walk)];
+  return fastest_kernels[channels - 1][plan.layout];
+}
+
 const simple_fn global_kernels[4] = { global_atomics_kernel<1>, global_atomics_kernel<2>,
                                       global_atomics_kernel<3>, global_atomics_kernel<4> };
 const simple_fn privatized_kernels[4]
@@ -98,21 +127,62 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
     }
 
   plan->layout = layout;
+  plan->walk = engine_walk (channels);
   plan->threads = kFastestThreads;
   plan->blocks = per_sm * device.multiProcessorCount;
   plan->shared_bytes = bytes;
   /* A packed column gathers at most (warps * samples a thread counts per step per channel)
-   * increments a step; flush one step early so that the tail bytes fit too. */
+   * increments a step; flush one step early, so that the two steps after the loop (the last
+   * whole one and the rest, hist_kernels.cuh) and the tail bytes fit too. */
   const int per_thread = (channels == 3 ? 48 : 64) / channels; /* fastest_traits<C, L>::unit / C */
   plan->flush_every = 65535 / ((kFastestThreads / kWarp) * per_thread) - 1;
   return GH_OK;
 }
 
+gh_status
+plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_plan *plan,
+                   gh_error *error)
+{
+  if ((channels != 1 && channels != 4)
+      || (walk != engine_walk (channels) && bench_walk_index (walk) < 0))
+    {
+      gh_error_set (error, GH_ERROR_UNSUPPORTED, "no walk %d for %d channels", walk, channels);
+      return GH_ERROR_UNSUPPORTED;
+    }
+  gh_status status = plan_fastest (device, channels, GH_LAYOUT_WIDE, plan, error);
+  if (status != GH_OK)
+    return status;
+  plan->walk = walk;
+  cudaError_t code = cudaFuncSetAttribute (
+      reinterpret_cast<const void *> (fastest_for (channels, *plan)),
+      cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int> (plan->shared_bytes));
+  if (code != cudaSuccess)
+    {
+      cudaGetLastError ();
+      gh_error_set (error, GH_ERROR_GPU_FAILED, "walk %d: %s", walk, cudaGetErrorString (code));
+      return GH_ERROR_GPU_FAILED;
+    }
+  return GH_OK;
+}
+
+const char *
+walk_name (int walk)
+{
+  static const char *const walks[]
+      = { "zeroed first, grid-stride to the end", "loads first, grid-stride to the end",
+          "zeroed first, whole rounds then the rest dealt out",
+          "loads first, whole rounds then the rest dealt out" };
+  return walk >= 0 && walk <= (kLoadsFirst | kWholeRounds) ? walks[walk] : "?";
+}
+
 void
 describe_plan (const launch_plan &plan, int channels, char *out, size_t size)
 {
-  snprintf (out, size, "%s, %d ch, %d x %d threads, %zu KiB shared", layout_name (plan.layout),
-            channels, plan.blocks, plan.threads, plan.shared_bytes / 1024);
+  const int n = snprintf (out, size, "%s, %d ch, %d x %d threads, %zu KiB shared",
+                          layout_name (plan.layout), channels, plan.blocks, plan.threads,
+                          plan.shared_bytes / 1024);
+  if (plan.walk != engine_walk (channels) && n > 0 && static_cast<size_t> (n) < size)
+    snprintf (out + n, size - n, "; %s", walk_name (plan.walk));
 }
 
 void
@@ -133,9 +203,8 @@ void
 launch_fastest (int channels, const launch_plan &plan, const uint8_t *in, size_t n,
                 unsigned int *bins, cudaStream_t stream)
 {
-  fastest_kernels[channels - 1]
-                 [plan.layout]<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-                     in, n, bins, plan.flush_every);
+  fastest_for (channels, plan)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+      in, n, bins, plan.flush_every);
 }
 
 void

@@ -11,6 +11,28 @@
 namespace gh
 {
 
+/* How FASTEST walks a strip (bits; hist_kernels.cuh).  The engine runs engine_walk (channels);
+ * the others are BENCHMARK ONLY, timed beside it (GPUHIST_BENCH_ONLY=schedule).  kGridStride is
+ * a grid-stride loop to the end, its last round partial, entered after the tables are zeroed. */
+enum walk
+{
+  kGridStride = 0,
+  kLoadsFirst = 1,  /* the first step's loads go out before the tables are zeroed */
+  kWholeRounds = 2, /* the loop ends at the whole rounds; the rest is dealt to every block */
+};
+
+/* The walk the engine runs: the whole rounds measured faster with 4 channels and slower with
+ * one, where the loads first alone were the fastest (docs/BENCHMARKS.md, run 23); 2 and 3
+ * channels, not measured, take the 4-channel walk. */
+constexpr int
+engine_walk (int channels)
+{
+  return channels == 1 ? kLoadsFirst : kLoadsFirst | kWholeRounds;
+}
+
+/* BENCHMARK ONLY: the walks timed beside the engine's. */
+constexpr int kBenchWalks[] = { kGridStride, kLoadsFirst, kLoadsFirst | kWholeRounds };
+
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan
 {
@@ -19,6 +41,7 @@ struct launch_plan
   int blocks;
   size_t shared_bytes; /* dynamic shared memory a block */
   int flush_every;     /* packed layout: steps between flushes of the 16-bit counters */
+  int walk;            /* gh::walk: engine_walk (channels), or another for the benchmark */
 };
 
 /* Chooses the layout from the device's shared memory (or checks a forced one) and sizes the
@@ -26,6 +49,12 @@ struct launch_plan
  * fit, never a failed launch. */
 gh_status plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested,
                         launch_plan *plan, gh_error *error);
+/* BENCHMARK ONLY: the wide layout for 1 or 4 channels with another walk (gh::walk), to time it
+ * beside the engine's. */
+gh_status plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk,
+                             launch_plan *plan, gh_error *error);
+const char *walk_name (int walk);
+/* The plan in words; a walk other than the engine's is named too. */
 void describe_plan (const launch_plan &plan, int channels, char *out, size_t size);
 
 /* Grid of the simple kernels: every thread slot of every SM, in blocks of 256. */

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "backend.h"
+#include "cuda_launch.h" /* gh::walk */
 
 namespace gh
 {
@@ -173,82 +174,65 @@ load_step (const uint4 *vec, size_t base, size_t units, size_t vectors, uint4 (&
     }
 }
 
-/* One function of about 100 lines on purpose: the zeroing, the software-pipelined loads, the
- * counting, the flushes and the merge are one pass whose load/atomic order and register use were
- * tuned and checked in SASS as a whole (docs/BENCHMARKS.md, "The fastest kernel's layouts" and
- * "What moved, and why"); splitting it is a change to measure again, not a tidy-up. */
-template <int C, int L, int THREADS>
-__global__ void
-__launch_bounds__ (THREADS)
-    fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
+/* Where the whole rounds of the grid end, in units: up to there every block takes the same
+ * number of steps.  The steps (64 KiB or 48 KiB each) of a strip in device memory fit 32 bits
+ * on any GPU, and a 32-bit division costs every thread far fewer instructions than a 64-bit
+ * one (a 64-bit fallback beside it also cost the 3-channel kernels half their occupancy:
+ * docs/BENCHMARKS.md, run 23). */
+template <size_t PER_STEP>
+__device__ __forceinline__ size_t
+whole_rounds_end (size_t units)
 {
-  extern __shared__ unsigned int sh[];
-  using traits = fastest_traits<C, L>;
-  constexpr int pairs = C * kBins / 2;
-  constexpr int owned = (pairs + THREADS - 1) / THREADS;
-  const unsigned int lane = threadIdx.x & 31u;
+  const unsigned int rounds = static_cast<unsigned int> (units / PER_STEP) / gridDim.x;
+  return static_cast<size_t> (rounds) * gridDim.x * PER_STEP;
+}
 
-  for (int i = threadIdx.x; i < traits::words; i += THREADS)
-    sh[i] = 0;
-  unsigned int low[owned], high[owned];
+/* Loads this thread's share of the rest after the whole rounds, [begin, units), fewer units
+ * than a round.  As one more grid-stride step it would fall to the first blocks alone, and the
+ * kernel would last a whole step longer than the mean block's work.  Instead it is dealt
+ * in chunks of 32 units, one warp's load: chunk c to block c % gridDim.x, so that every block's
+ * share is the same within one chunk; in a block, chunk j to warp j % 32 as its load j / 32.
+ * For 3 channels a unit is a thread's 48 bytes, and a round holds fewer than 32 chunks a block:
+ * one unit a thread at most, its three vectors. */
+template <int C, int THREADS, int V>
+__device__ __forceinline__ void
+load_rest (const uint4 *vec, size_t begin, size_t units, uint4 (&q)[V], bool (&valid)[V])
+{
+  const unsigned int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
 #pragma unroll
-  for (int k = 0; k < owned; k++)
-    low[k] = high[k] = 0;
-  __syncthreads ();
-
-  /* Every thread of a block takes the same number of steps, so the flush barrier is uniform.
-   * For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers
-   * one contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48
-   * contiguous bytes, so that each load's first channel is known at compile time.  The next
-   * step's loads are issued before this step is counted: with one 1024-thread block an SM (the
-   * wide layout at 4 channels), that is what keeps enough bytes in flight. */
-  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
-  const size_t vectors = n / 16;
-  const size_t units = C == 3 ? n / traits::unit : vectors;
-  const size_t per_step = C == 3 ? THREADS : static_cast<size_t> (THREADS) * traits::vectors;
-  const size_t grid_step = gridDim.x * per_step;
-  uint4 q[traits::vectors];
-  bool valid[traits::vectors];
-  size_t base = blockIdx.x * per_step;
-  load_step<C, THREADS, traits::vectors> (vec, base, units, vectors, q, valid);
-  int steps_since_flush = 0;
-  for (; base < units; base += grid_step)
+  for (int k = 0; k < V; k++)
     {
-      uint4 next[traits::vectors];
-      bool next_valid[traits::vectors];
-      load_step<C, THREADS, traits::vectors> (vec, base + grid_step, units, vectors, next,
-                                              next_valid);
-#pragma unroll
-      for (int k = 0; k < traits::vectors; k++)
-        if (valid[k])
-          count_vector<C, L> (sh, lane, q[k], C == 3 ? 16 * k : 0);
-      if (L == kPacked && ++steps_since_flush == flush_every)
-        {
-          __syncthreads ();
-          flush_packed<C, THREADS> (sh, low, high);
-          __syncthreads ();
-          steps_since_flush = 0;
-        }
-#pragma unroll
-      for (int k = 0; k < traits::vectors; k++)
-        {
-          q[k] = next[k];
-          valid[k] = next_valid[k];
-        }
+      const unsigned int j = C == 3 ? warp : warp + k * (THREADS / kWarp);
+      const size_t u = begin + (static_cast<size_t> (j) * gridDim.x + blockIdx.x) * kWarp + lane;
+      valid[k] = u < units;
+      q[k] = valid[k] ? __ldcs (&vec[C == 3 ? u * V + k : u]) : make_uint4 (0, 0, 0, 0);
     }
-  const size_t tail_start = C == 3 ? units * traits::unit : vectors * 16;
+}
 
-  /* The bytes after the last whole unit: fewer than one unit in all. */
-  for (size_t i = tail_start + blockIdx.x * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
-       i += gridDim.x * static_cast<size_t> (THREADS))
-    count_sample<C, L> (sh, lane, static_cast<int> (i % C), in[i]);
-  __syncthreads ();
+/* Counts one step's loaded vectors. */
+template <int C, int L, int V>
+__device__ __forceinline__ void
+count_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V], const bool (&valid)[V])
+{
+#pragma unroll
+  for (int k = 0; k < V; k++)
+    if (valid[k])
+      count_vector<C, L> (sh, lane, q[k], C == 3 ? 16 * k : 0);
+}
 
+/* Adds the block's shared tables into the strip's table in global memory (after the last
+ * barrier). */
+template <int C, int L, int THREADS>
+__device__ __forceinline__ void
+merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1) / THREADS],
+              unsigned int (&high)[(C * kBins / 2 + THREADS - 1) / THREADS], unsigned int *bins)
+{
+  constexpr int pairs = C * kBins / 2;
   if (L == kPacked)
     {
       flush_packed<C, THREADS> (sh, low, high);
 #pragma unroll
-      for (int k = 0; k < owned; k++)
+      for (int k = 0; k < (pairs + THREADS - 1) / THREADS; k++)
         {
           const int w = threadIdx.x + k * THREADS;
           if (w < pairs)
@@ -277,6 +261,103 @@ __launch_bounds__ (THREADS)
         if (sh[bin])
           atomicAdd (&bins[bin], sh[bin]);
     }
+}
+
+/* The zeroing, the software-pipelined loads, the counting and the flushes are one pass whose
+ * load/atomic order and register use were tuned and checked in SASS as a whole
+ * (docs/BENCHMARKS.md, "The fastest kernel's layouts", "What moved, and why" and run 23): the
+ * grid-stride loop below is the same instructions in every walk (gh::walk), which differ only in
+ * what comes before and after it. */
+template <int C, int L, int THREADS, int WALK = engine_walk (C)>
+__global__ void
+__launch_bounds__ (THREADS)
+    fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
+{
+  extern __shared__ unsigned int sh[];
+  using traits = fastest_traits<C, L>;
+  constexpr int V = traits::vectors;
+  constexpr int owned = (C * kBins / 2 + THREADS - 1) / THREADS;
+  const unsigned int lane = threadIdx.x & 31u;
+
+  /* For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers
+   * one contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48
+   * contiguous bytes, so that each load's first channel is known at compile time.  The next
+   * step's loads are issued before this step is counted: with one 1024-thread block an SM (the
+   * wide layout at 4 channels), that is what keeps enough bytes in flight.  With kWholeRounds
+   * the loop covers the whole rounds only (its loads' limit is their end) and the last whole
+   * step is counted after it, with the rest's loads in flight; with kLoadsFirst the first
+   * step's loads are in flight while the tables are zeroed. */
+  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
+  const size_t vectors = n / 16;
+  const size_t units = C == 3 ? n / traits::unit : vectors;
+  const size_t per_step = C == 3 ? THREADS : static_cast<size_t> (THREADS) * V;
+  const size_t grid_step = gridDim.x * per_step;
+  constexpr size_t step_units = C == 3 ? THREADS : THREADS * V;
+  const size_t loop_units = WALK & kWholeRounds ? whole_rounds_end<step_units> (units) : units;
+  const size_t loop_vectors = WALK & kWholeRounds ? loop_units : vectors;
+  uint4 q[V];
+  bool valid[V];
+  size_t base = blockIdx.x * per_step;
+  if (WALK & kLoadsFirst)
+    load_step<C, THREADS, V> (vec, base, loop_units, loop_vectors, q, valid);
+
+  for (int i = threadIdx.x; i < traits::words; i += THREADS)
+    sh[i] = 0;
+  unsigned int low[owned], high[owned];
+#pragma unroll
+  for (int k = 0; k < owned; k++)
+    low[k] = high[k] = 0;
+  __syncthreads ();
+
+  if (!(WALK & kLoadsFirst))
+    load_step<C, THREADS, V> (vec, base, loop_units, loop_vectors, q, valid);
+  /* Every thread of a block takes the same number of steps, so the flush barrier is uniform. */
+  const size_t loop_end = WALK & kWholeRounds && loop_units ? loop_units - grid_step : loop_units;
+  int steps_since_flush = 0;
+  for (; base < loop_end; base += grid_step)
+    {
+      uint4 next[V];
+      bool next_valid[V];
+      load_step<C, THREADS, V> (vec, base + grid_step, loop_units, loop_vectors, next, next_valid);
+      count_step<C, L, V> (sh, lane, q, valid);
+      if (L == kPacked && ++steps_since_flush == flush_every)
+        {
+          __syncthreads ();
+          flush_packed<C, THREADS> (sh, low, high);
+          __syncthreads ();
+          steps_since_flush = 0;
+        }
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        {
+          q[k] = next[k];
+          valid[k] = next_valid[k];
+        }
+    }
+  /* The last whole step (all its loads exist where there is one: valid[] stays out of it, so
+   * that the loop need not keep it) and the rest: at most two steps since the last flush,
+   * which plan_fastest's flush_every leaves room for. */
+  if (WALK & kWholeRounds)
+    {
+      uint4 rest[V];
+      bool rest_valid[V];
+      load_rest<C, THREADS, V> (vec, loop_units, units, rest, rest_valid);
+      if (loop_units)
+        {
+#pragma unroll
+          for (int k = 0; k < V; k++)
+            count_vector<C, L> (sh, lane, q[k], C == 3 ? 16 * k : 0);
+        }
+      count_step<C, L, V> (sh, lane, rest, rest_valid);
+    }
+  const size_t tail_start = C == 3 ? units * traits::unit : vectors * 16;
+
+  /* The bytes after the last whole unit: fewer than one unit in all. */
+  for (size_t i = tail_start + blockIdx.x * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
+       i += gridDim.x * static_cast<size_t> (THREADS))
+    count_sample<C, L> (sh, lane, static_cast<int> (i % C), in[i]);
+  __syncthreads ();
+  merge_tables<C, L, THREADS> (sh, low, high, bins);
 }
 
 /* 4. Read-only: reads every byte with 16-byte loads, four in flight per thread, and counts

@@ -3,11 +3,12 @@
 # (tools/debian13-root), build the plug-in for GIMP 3 in WORKDIR/build, run the histogram
 # widget's own test (tests/view) in GTK 3, then dialog-tests.py.  The screenshot lands in WORKDIR.
 #
-#   dialog-gimp3.sh SRCDIR WORKDIR CUDA(enabled|disabled)
+#   dialog-gimp3.sh SRCDIR WORKDIR CUDA(enabled|disabled) [dialog-tests.py's options...]
 #
 # Exit 77 (skipped) when the root cannot be made.
 set -u
 src=$1 work=$2 cuda=$3
+shift 3
 tool=$src/tools/debian13-root
 [[ -x $tool ]] || { echo "tools/debian13-root is missing: skipped"; exit 77; }
 if ! "$tool" status >/dev/null 2>&1 && ! "$tool" ensure; then
@@ -32,5 +33,5 @@ rc=0
 xvfb-run -a "$build/tests/view/test-histogram-view" || rc=$?
 [[ $rc == 0 || $rc == 77 ]] || exit 1
 exec python3 "$src/tests/dialog/dialog-tests.py" --gimp-version 3 --gimp "$(command -v gimp-3.0)" \
-  --plugin "$build/plugin/gpu-histogram" --outdir "$work"
-' dialog-gimp3 "$src" "$work" "$cuda"
+  --plugin "$build/plugin/gpu-histogram" --outdir "$work" "${@:4}"
+' dialog-gimp3 "$src" "$work" "$cuda" "$@"

@@ -6,7 +6,8 @@ that makes a plasma image, gives it alpha, clears its left half to transparent, 
 feathered ellipse, displays it, marks it clean and runs plug-in-gpu-histogram interactively.
 Then, from outside GIMP as a user would:
 
-  1. finds the dialog window by its title, "GPU Histogram";
+  1. finds the dialog window by its title, "GPU Histogram", and checks that all of it lies on
+     the screen (--screen, 1920x1200 unless told; at 1366x768 the panes scroll);
   2. saves a screenshot of it (dialog-gimp<N>.png in --outdir);
   3. checks that the histogram was drawn: red, green and blue curve pixels in the window;
   4. checks, through the accessibility bus where it works, the histogram area and a timing
@@ -62,6 +63,7 @@ from screen import Window, curve_columns, read_ppm, xdotool  # noqa: E402
 
 SKIP = 77
 TITLE = "GPU Histogram"
+DEFAULT_SCREEN = "1920x1200"
 
 # The curves' stroke colours in histogram-view.c (gpuhist_channel_color), as 8-bit RGB.
 CURVES = {
@@ -121,11 +123,11 @@ def which_all(names):
     return [n for n in names if shutil.which(n) is None]
 
 
-def start_xvfb(env):
-    """Starts Xvfb on a free display; returns (process, ':N')."""
+def start_xvfb(env, screen):
+    """Starts Xvfb on a free display with a screen of `screen` ("WxH"); returns (process, ':N')."""
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1920x1200x24", "-nolisten", "tcp",
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", screen + "x24", "-nolisten", "tcp",
          "-noreset"],
         pass_fds=(write_fd,), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_fd)
@@ -283,6 +285,22 @@ def check_backend_line(checks, python, env, when):
               str(found))
 
 
+def check_fits_screen(checks, env, window, screen):
+    """The whole dialog, its buttons included, lies on the screen."""
+    screen_width, screen_height = (int(n) for n in screen.split("x"))
+    rc, lines = xdotool(env, "getwindowgeometry", "--shell", window)
+    geometry = dict(line.split("=", 1) for line in lines if "=" in line)
+    try:
+        x, y, width, height = (int(geometry[k]) for k in ("X", "Y", "WIDTH", "HEIGHT"))
+    except (KeyError, ValueError):
+        checks.ok(False, "the dialog fits the %s screen" % screen, "geometry: %s" % lines)
+        return
+    checks.ok(rc == 0 and x >= 0 and y >= 0 and x + width <= screen_width
+              and y + height <= screen_height,
+              "the dialog fits the %s screen" % screen,
+              "%dx%d at %d,%d" % (width, height, x, y))
+
+
 def read_numbers(path):
     """The numbers in a file the batch wrote (a vector, a list); [0] when it is missing."""
     if not os.path.exists(path):
@@ -300,7 +318,12 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     parser.add_argument("--timeline", default=None, metavar="FILE",
                         help="write when each Re-run happened (timeline.py)")
+    parser.add_argument("--screen", default=DEFAULT_SCREEN,
+                        help="Xvfb's screen, WxH (default %s; 1366x768: a laptop's)"
+                        % DEFAULT_SCREEN)
     args = parser.parse_args()
+    if args.screen != DEFAULT_SCREEN:
+        args.outdir = os.path.join(args.outdir, "screen-" + args.screen)
     timeline = Timeline(args.timeline)
 
     checks = Checks()
@@ -338,7 +361,7 @@ def main():
     with open(os.path.join(profile, "sessionrc"), "w") as f:
         f.write(SESSIONRC)
 
-    xvfb, display = start_xvfb(env)
+    xvfb, display = start_xvfb(env, args.screen)
     if xvfb is None:
         print("1..0 # SKIP Xvfb did not start")
         return SKIP
@@ -386,6 +409,7 @@ def main():
         time.sleep(2.0)  # let it draw
         xdotool(env, "windowfocus", "--sync", window)
         time.sleep(0.5)
+        check_fits_screen(checks, env, window, args.screen)
 
         # 2. The screenshot.
         subprocess.run(["import", "-window", window, screenshot], env=env, timeout=60)

@@ -1,0 +1,130 @@
+/* gpu-histogram: the benchmark's schedule comparison (GPUHIST_BENCH_ONLY=schedule): on the seed's
+ * table and the 8192² and 16384² RGBA inputs, FASTEST as the engine runs it beside the same
+ * kernel in its other walks (gh::walk: each part of the engine's left out, and the grid-stride
+ * walk it had before), with the read-only ceiling.  The rows are timed in turn, round after
+ * round, so that a drift of the clocks spreads over all of them. */
+#include "benchmark_harness.h"
+#include "benchmark_weighted.h"
+#include "cuda_launch.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace gh_bench
+{
+
+namespace
+{
+
+constexpr int kRounds = 5;
+
+double
+median_of (std::vector<double> &ms)
+{
+  std::sort (ms.begin (), ms.end ());
+  const size_t k = ms.size ();
+  return k % 2 ? ms[k / 2] : (ms[k / 2 - 1] + ms[k / 2]) / 2;
+}
+
+} // namespace
+
+gh_status
+bench::add_schedule_rows (const input &in, std::vector<kernel_row> &rows, size_t *fixed_from)
+{
+  const int c = in.channels;
+  const size_t n = in.bytes;
+  const int grid256 = gh::full_grid (device_, 256);
+  cudaStream_t s = stream_;
+  unsigned int *sink = sink_;
+  rows.push_back (
+      { "read-only, 16-byte loads (ceiling)", false, [=] (const uint8_t *p, unsigned int *) {
+         gh::launch_read_only (p, n, sink, grid256, 256, s);
+       } });
+  gh::launch_plan plan;
+  gh_status status = gh::plan_fastest (device_, c, GH_LAYOUT_AUTO, &plan, error);
+  if (status != GH_OK)
+    return status;
+  rows.push_back (
+      { std::string ("fastest, the engine's: ") + gh::walk_name (gh::engine_walk (c)), true,
+        [=] (const uint8_t *p, unsigned int *b) { gh::launch_fastest (c, plan, p, n, b, s); } });
+  for (int walk : gh::kBenchWalks)
+    {
+      if (walk == gh::engine_walk (c))
+        continue;
+      gh::launch_plan part;
+      status = gh::plan_fastest_walk (device_, c, walk, &part, error);
+      if (status != GH_OK)
+        return status;
+      char description[160];
+      gh::describe_plan (part, c, description, sizeof description);
+      rows.push_back (
+          { std::string ("walk: ") + description, true, [=] (const uint8_t *p, unsigned int *b) {
+             gh::launch_fastest (c, part, p, n, b, s);
+           } });
+    }
+  /* The fixed cost of a launch: both kernels on an empty strip (FASTEST still zeroes its tables
+   * and reads them back in the merge). */
+  *fixed_from = rows.size ();
+  rows.push_back (
+      { "read-only, empty strip: the launch", false, [=] (const uint8_t *p, unsigned int *) {
+         gh::launch_read_only (p, 0, sink, grid256, 256, s);
+       } });
+  rows.push_back (
+      { "fastest, the engine's, empty strip: launch, zeroing, merge", false,
+        [=] (const uint8_t *p, unsigned int *b) { gh::launch_fastest (c, plan, p, 0, b, s); } });
+  return GH_OK;
+}
+
+/* Every row verified, then timed kRounds times in turn; the medians are of all runs. */
+gh_status
+bench::run_schedule_input (input &in)
+{
+  std::vector<kernel_row> rows;
+  size_t fixed_from = 0;
+  gh_status status = add_schedule_rows (in, rows, &fixed_from);
+  for (size_t r = 0; status == GH_OK && r < rows.size (); r++)
+    if (rows[r].counts)
+      status = verify (in, rows[r].name.c_str (), rows[r].launch);
+  std::vector<std::vector<double>> samples (rows.size ()), medians (rows.size ());
+  for (int round = 0; status == GH_OK && round < kRounds; round++)
+    for (size_t r = 0; status == GH_OK && r < rows.size (); r++)
+      {
+        auto launch = rows[r].launch;
+        unsigned int *b = bins_;
+        timing t;
+        status = time ([&] (const uint8_t *p) { launch (p, b); }, options_.repetitions, &t,
+                       &samples[r]);
+        medians[r].push_back (t.median);
+      }
+  if (status != GH_OK)
+    return status;
+
+  fprintf (out_,
+           "#### %s: %.1f MiB, %d channel%s\n\n| kernel | ms (median of %d) | min-max | "
+           "%% of read-only | round medians |\n|---|---:|---:|---:|---|\n",
+           in.name.c_str (), in.bytes / 1048576.0, in.channels, in.channels > 1 ? "s" : "",
+           kRounds * options_.repetitions);
+  double ceiling = 0;
+  for (size_t r = 0; r < rows.size (); r++)
+    {
+      const double median = median_of (samples[r]);
+      ceiling = r == 0 ? median : ceiling;
+      std::string rounds;
+      for (double m : medians[r])
+        rounds += (rounds.empty () ? "" : " ") + std::to_string (m).substr (0, 6);
+      char percent[16] = "-";
+      if (r < fixed_from)
+        snprintf (percent, sizeof percent, "%.1f", 100 * ceiling / median);
+      fprintf (out_, "| %s | %.4f | %.4f-%.4f | %s | %s |\n", rows[r].name.c_str (), median,
+               samples[r].front (), samples[r].back (), percent, rounds.c_str ());
+    }
+  fputc ('\n', out_);
+  fflush (out_);
+  return GH_OK;
+}
+
+} // namespace gh_bench
