@@ -58,8 +58,9 @@ def range_expected(counts, lo, hi):
 
 
 class Counting:
-    def __init__(self, checks, window, python, env, work):
+    def __init__(self, checks, window, python, env, work, timeline):
         self.checks = checks
+        self.timeline = timeline  # when each Re-run was pressed and read (timeline.py)
         self.window = window
         self.python = python
         self.env = env
@@ -136,9 +137,11 @@ class Counting:
     def rerun_visible(self):
         """Read from: The visible image (Alt+D, Down), Re-run; then the drawable again."""
         picked = self.choose("alt+d", ["Down"], "The visible image")
+        pressed = time.time()
         self.checks.ok(picked and self.click_button("Re-run"),
                        "Read from: The visible image picked (Alt+D, Down), Re-run pressed")
         self.read_counted(visible=True)
+        self.timeline.add("rerun-visible", pressed)
         self.checks.ok(self.choose("alt+d", ["Up"], "The drawable"),
                        "Read from: The drawable picked again (Alt+D, Up)")
 
@@ -146,6 +149,7 @@ class Counting:
         """Compare with flat and noisy on the weighted run (issue 15: it keeps working there):
         the contention table gets the flat and the noise rows, each with its times."""
         rows = []
+        pressed = time.time()
         # From the keyboard (its mnemonic): on a laptop's screen the button lies below the
         # tables' column's fold, and focusing it scrolls it into view.
         name = "Compare with flat and noisy"
@@ -155,6 +159,7 @@ class Counting:
             while time.time() < deadline and len(rows) < 3:
                 time.sleep(1.0)
                 rows = a11y.table_rows(self.python, self.env, "contention table", 5)
+        self.timeline.add("compare", pressed)
         names = [r[0] for r in rows]
         timed = all(re.search(r"\d ms$", r[3]) and re.search(r"\d ms$", r[5]) for r in rows)
         self.checks.ok(len(rows) == 3 and names[1:] == ["Flat", "Uniform noise"] and timed,

@@ -33,8 +33,9 @@ Then, from outside GIMP as a user would:
      clipping against the counts returned, and alpha's total and the counted line against the
      selection's coverage (gimp-selection-value over its bounds) and its bounds.
 
-With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine), step 4 also
-requires the dialog's backend line to name the GPU.
+With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine), steps 4 and 5
+also require the dialog's backend line to name the GPU, after the first count and after the
+Re-run at more bins.  --timeline FILE writes when each Re-run happened (timeline.py).
 
 Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool, ImageMagick or GIMP).
 Output: TAP-like lines for people; the exit status is what meson reads.
@@ -57,6 +58,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import a11y  # noqa: E402
 import gimp_results  # noqa: E402  (GPUHIST_TEST_REQUIRE_GPU)
 from counting import Counting  # noqa: E402
+from timeline import Timeline  # noqa: E402
 from screen import Window, curve_columns, read_ppm, xdotool  # noqa: E402
 
 SKIP = 77
@@ -270,6 +272,19 @@ def batch_script(version, work):
            dirty=dirty, after=export_to("after.png"), done=path("done"))
 
 
+def check_backend_line(checks, python, env, when):
+    """With GPUHIST_TEST_REQUIRE_GPU=1: the dialog's backend line names the GPU."""
+    if not gimp_results.gpu_required():
+        return
+    found = a11y.labels(python, env, " SMs, ", ["GPU", " SMs, "])
+    device = gimp_results.GPU_LINE.pattern.strip("^$")
+    named = any(re.search(device, l) for l in found) and not any(
+        "CPU ran this" in l for l in found)
+    gimp_results.note_gpu_line(named)
+    checks.ok(named, "%s: the backend line names the GPU (GPUHIST_TEST_REQUIRE_GPU=1)" % when,
+              str(found))
+
+
 def check_fits_screen(checks, env, window, screen):
     """The whole dialog, its buttons included, lies on the screen."""
     screen_width, screen_height = (int(n) for n in screen.split("x"))
@@ -301,12 +316,15 @@ def main():
     parser.add_argument("--outdir", required=True, help="where the screenshot goes")
     parser.add_argument("--timeout", type=float, default=240)
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    parser.add_argument("--timeline", default=None, metavar="FILE",
+                        help="write when each Re-run happened (timeline.py)")
     parser.add_argument("--screen", default=DEFAULT_SCREEN,
                         help="Xvfb's screen, WxH (default %s; 1366x768: a laptop's)"
                         % DEFAULT_SCREEN)
     args = parser.parse_args()
     if args.screen != DEFAULT_SCREEN:
         args.outdir = os.path.join(args.outdir, "screen-" + args.screen)
+    timeline = Timeline(args.timeline)
 
     checks = Checks()
     gimp = args.gimp or ("gimp-2.10" if args.gimp_version == "2" else "gimp-3.0")
@@ -418,18 +436,11 @@ def main():
             checks.ok(len(first) >= 7 and "Global atomics" in first and "Total" in first,
                       "an accessible 'timing table' with its rows, global atomics to total",
                       "|".join(first))
-            if gimp_results.gpu_required():
-                found = a11y.labels(python, env, " SMs, ", ["GPU", " SMs, "])
-                device = gimp_results.GPU_LINE.pattern.strip("^$")
-                named = any(re.search(device, l) for l in found) and not any(
-                    "CPU ran this" in l for l in found)
-                gimp_results.note_gpu_line(named)
-                checks.ok(named, "the backend line names the GPU (GPUHIST_TEST_REQUIRE_GPU=1)",
-                          str(found))
+            check_backend_line(checks, python, env, "the first count")
 
         # 4b. Issue 15: what was counted, the value and luminance curves, and a Re-run of the
         # visible image.
-        counting = Counting(checks, Window(env, window), python, env, work)
+        counting = Counting(checks, Window(env, window), python, env, work, timeline)
         undo = [a11y.undo_rows(python, env)] if python is not None else []
         if python is None:
             checks.note("SKIP the counted line, the derived curves' boxes and the visible "
@@ -439,6 +450,7 @@ def main():
             counting.toggle_derived()
             checks.ok(counting.keyboard_ready(), "the dialog takes keys (Alt+L toggles "
                       "Logarithmic)")
+            timeline.ready()
             counting.rerun_visible()
             undo.append(a11y.undo_rows(python, env))
 
@@ -450,21 +462,26 @@ def main():
         else:
             counting.window.keys("alt+i", *keys)
         xdotool(env, "windowfocus", "--sync", window)
+        timeline.ready()
+        pressed = time.time()
         xdotool(env, "key", "--clearmodifiers", "alt+e")
         strategy = "%d bins a channel; the fastest kernel ran as: " % bins
         if python is None:
             time.sleep(8.0)  # a 320 x 200 layer: the Re-run is long done by then
+            timeline.add("rerun-bins", pressed)
             checks.note("SKIP the strategy line: no at-spi here; the counts the call returns "
                         "stand for the Re-run")
         else:
             found = [l for l in a11y.labels(python, env, strategy, ["bins a channel"], 60)
                      if strategy in l]
+            timeline.add("rerun-bins", pressed)
             checks.ok(bool(found) and re.search(
                 r"ran as: \S.* It took \d+\.\d\d× the read-only ceiling's time\.",
                 found[0]) is not None,
                 "after picking %d bins and Re-run: the line under the timing table gives the "
                 "bins, the strategy and its time against the read-only ceiling" % bins,
                 found[0] if found else "not found")
+            check_backend_line(checks, python, env, "the Re-run at %d bins" % bins)
         time.sleep(1.0)
         again = os.path.join(args.outdir, "dialog-gimp%s-%d.png" % (args.gimp_version, bins))
         subprocess.run(["import", "-window", window, again], env=env, timeout=60)

@@ -131,13 +131,16 @@ def noise_layer_script(gimp, width, height):
     return NOISE_LAYER[gimp] % dict(w=width, h=height)
 
 
-def start(name):
-    """The command line of bins-tests.py and resident-tests.py (--gimp 2|3 --plugin --workdir):
-    returns (args, a fresh WORKDIR/name), or None when that GIMP is not installed (skip)."""
+def start(name, add_options=None):
+    """The command line of bins-tests.py and resident-tests.py (--gimp 2|3 --plugin --workdir;
+    add_options(parser) adds a script's own): returns (args, a fresh WORKDIR/name), or None when
+    that GIMP is not installed (skip)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--gimp", choices=["2", "3"], required=True)
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--workdir", required=True)
+    if add_options:
+        add_options(ap)
     args = ap.parse_args()
     exe = "gimp-console-2.10" if args.gimp == "2" else "gimp-console-3.0"
     if shutil.which(exe) is None:
