@@ -89,6 +89,9 @@ GtkWidget *gpuhist_dialog_table_new (GtkListStore *store, const char *accessible
 GtkListStore *gpuhist_dialog_store_new (int n_columns);
 void gpuhist_dialog_update_all (GpuhistDialog *d);
 void gpuhist_dialog_fill_compare (GpuhistDialog *d);
+/* The contention table as large as Compare will make it (the layer's row standing in for the
+ * flat and the noise rows), for measuring the dialog. */
+void gpuhist_dialog_fill_compare_as_compared (GpuhistDialog *d);
 void gpuhist_dialog_set_status (GpuhistDialog *d, const char *text);
 /* A swatch of the channel's colour, then text (plain, or with a mnemonic). */
 gchar *gpuhist_dialog_channel_markup (const char *channel_name, const char *text);

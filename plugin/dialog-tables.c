@@ -164,6 +164,21 @@ gpuhist_dialog_fill_compare (GpuhistDialog *d)
     }
 }
 
+void
+gpuhist_dialog_fill_compare_as_compared (GpuhistDialog *d)
+{
+  const char *names[] = { _ ("Flat"), _ ("Uniform noise") };
+  gchar *cells[GPUHIST_COMPARE_COLUMNS];
+  guint i;
+
+  gpuhist_dialog_fill_compare (d);
+  for (i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      gpuhist_format_compare_cells (&d->params.report->layer, names[i], cells);
+      append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
+    }
+}
+
 /* Sets a label's markup, taking the markup over. */
 static void
 take_markup (GtkWidget *label, gchar *markup)

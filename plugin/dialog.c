@@ -465,9 +465,11 @@ build (GpuhistDialog *d)
   gpuhist_dialog_bin_changed (GPUHIST_HISTOGRAM_VIEW (d->view), -1, d);
   gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
   gpuhist_dialog_set_busy (d, FALSE);
-  /* Realized, so that the tables measure all their rows. */
+  /* Realized, so that the tables measure all their rows, and with the rows Compare adds. */
+  gpuhist_dialog_fill_compare_as_compared (d);
   gtk_widget_realize (d->dialog);
   fit_to_screen (d->dialog, main_box, &left, &right);
+  gpuhist_dialog_fill_compare (d);
   gtk_widget_show (d->dialog);
   gtk_widget_grab_focus (d->rerun_button);
 }
