@@ -123,7 +123,7 @@ def which_all(names):
     return [n for n in names if shutil.which(n) is None]
 
 
-def start_xvfb(env, screen):
+def start_xvfb(env, screen=DEFAULT_SCREEN):
     """Starts Xvfb on a free display with a screen of `screen` ("WxH"); returns (process, ':N')."""
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
