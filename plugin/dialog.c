@@ -408,7 +408,7 @@ fit_to_screen (GtkWidget *dialog, GtkWidget *main_box, const PaneColumn *left,
   gpuhist_compat_natural_size (main_box, &box_width, &box_height);
   gpuhist_compat_natural_size (gtk_widget_get_parent (left->scroller), &columns_width,
                                &columns_height);
-  gpuhist_compat_work_area (dialog, &area);
+  gpuhist_compat_work_area (&area);
   most_width = area.width * 9 / 10;
   most_height = area.height * 9 / 10;
 

@@ -32,8 +32,9 @@ GtkWidget *gpuhist_compat_scrolled_new (GtkWidget *child, GtkPolicyType sideways
  * requisition in GTK 2. */
 void gpuhist_compat_natural_size (GtkWidget *widget, gint *width, gint *height);
 
-/* The part of the primary monitor that windows may use (GTK 2: the whole monitor). */
-void gpuhist_compat_work_area (GtkWidget *widget, GdkRectangle *area);
+/* The part that windows may use of the monitor under the pointer, where GIMP opens its own
+ * dialogs (GTK 2: the whole monitor). */
+void gpuhist_compat_work_area (GdkRectangle *area);
 
 G_END_DECLS
 

@@ -1,4 +1,7 @@
 /* gpu-histogram: gtk-compat.h for GTK 2 (GIMP 2.10). */
+#include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
+
 #include "gtk-compat.h"
 
 typedef struct
@@ -94,9 +97,10 @@ gpuhist_compat_natural_size (GtkWidget *widget, gint *width, gint *height)
 }
 
 void
-gpuhist_compat_work_area (GtkWidget *widget, GdkRectangle *area)
+gpuhist_compat_work_area (GdkRectangle *area)
 {
-  GdkScreen *screen = gtk_widget_get_screen (widget);
+  GdkScreen *screen;
+  gint monitor = gimp_get_monitor_at_pointer (&screen);
 
-  gdk_screen_get_monitor_geometry (screen, gdk_screen_get_primary_monitor (screen), area);
+  gdk_screen_get_monitor_geometry (screen, monitor, area);
 }

@@ -1,4 +1,7 @@
 /* gpu-histogram: gtk-compat.h for GTK 3 (GIMP 3.0). */
+#include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
+
 #include "gtk-compat.h"
 
 void
@@ -44,16 +47,7 @@ gpuhist_compat_natural_size (GtkWidget *widget, gint *width, gint *height)
 }
 
 void
-gpuhist_compat_work_area (GtkWidget *widget, GdkRectangle *area)
+gpuhist_compat_work_area (GdkRectangle *area)
 {
-  GdkDisplay *display = gtk_widget_get_display (widget);
-  GdkMonitor *monitor = gdk_display_get_primary_monitor (display);
-
-  /* Without a window manager (Xvfb) no monitor need be primary. */
-  if (monitor == NULL)
-    monitor = gdk_display_get_monitor (display, 0);
-  if (monitor != NULL)
-    gdk_monitor_get_workarea (monitor, area);
-  else
-    *area = (GdkRectangle){ 0, 0, G_MAXINT / 2, G_MAXINT / 2 };
+  gdk_monitor_get_workarea (gimp_get_monitor_at_pointer (), area);
 }
