@@ -2,7 +2,9 @@
 #include "cuda_launch.h"
 #include "hist_kernels.cuh"
 
+#include <array>
 #include <cstdio>
+#include <utility>
 
 namespace gh
 {
@@ -28,15 +30,15 @@ const fastest_fn fastest_kernels[4][3] = {
 };
 /* BENCHMARK ONLY: the wide layout in the walks of kBenchWalks, [channels 1, 4][i], so that the
  * benchmark times them beside the engine's. */
-const fastest_fn walk_kernels[2][3] = {
-  { fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[0]>,
-    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[1]>,
-    fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[2]> },
-  { fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[0]>,
-    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[1]>,
-    fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[2]> },
-};
-constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
+template <int C, size_t... I>
+constexpr std::array<fastest_fn, sizeof...(I)>
+walk_kernels_for (std::index_sequence<I...>)
+{
+  return { fastest_kernel<C, kWide, kFastestThreads, kBenchWalks[I]>... };
+}
+constexpr auto kWalkIndices = std::make_index_sequence<kBenchWalkCount> ();
+const std::array<fastest_fn, kBenchWalkCount> walk_kernels[2]
+    = { walk_kernels_for<1> (kWalkIndices), walk_kernels_for<4> (kWalkIndices) };
 
 int
 bench_walk_index (int walk)
@@ -59,13 +61,6 @@ const simple_fn global_kernels[4] = { global_atomics_kernel<1>, global_atomics_k
                                       global_atomics_kernel<3>, global_atomics_kernel<4> };
 const simple_fn privatized_kernels[4]
     = { privatized_kernel<1>, privatized_kernel<2>, privatized_kernel<3>, privatized_kernel<4> };
-
-size_t
-shared_bytes_for (int channels, int layout)
-{
-  const size_t table = static_cast<size_t> (channels) * kBins * sizeof (unsigned int);
-  return layout == kWide ? table * kWarp : layout == kPacked ? table / 2 * kWarp : table;
-}
 
 const char *
 layout_name (int layout)
@@ -94,12 +89,12 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
     case GH_LAYOUT_SINGLE: layout = kSingle; break;
     default:
       /* The widest layout that fits a block: no bank conflicts and no flushes first. */
-      layout = shared_bytes_for (channels, kWide) <= limit     ? kWide
-               : shared_bytes_for (channels, kPacked) <= limit ? kPacked
-                                                               : kSingle;
+      layout = table_bytes (channels, kWide, engine_walk (channels)) <= limit     ? kWide
+               : table_bytes (channels, kPacked, engine_walk (channels)) <= limit ? kPacked
+                                                                                  : kSingle;
       break;
     }
-  const size_t bytes = shared_bytes_for (channels, layout);
+  const size_t bytes = table_bytes (channels, layout, engine_walk (channels));
   if (bytes > limit)
     {
       gh_error_set (error, GH_ERROR_UNSUPPORTED,
@@ -133,7 +128,7 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
   plan->shared_bytes = bytes;
   /* A packed column gathers at most (warps * samples a thread counts per step per channel)
    * increments a step; flush one step early, so that the two steps after the loop (the last
-   * whole one and the rest, hist_kernels.cuh) and the tail bytes fit too. */
+   * whole one and the partial one after it, hist_kernels.cuh) and the tail bytes fit too. */
   const int per_thread = (channels == 3 ? 48 : 64) / channels; /* fastest_traits<C, L>::unit / C */
   plan->flush_every = 65535 / ((kFastestThreads / kWarp) * per_thread) - 1;
   return GH_OK;
@@ -153,9 +148,16 @@ plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_
   if (status != GH_OK)
     return status;
   plan->walk = walk;
-  cudaError_t code = cudaFuncSetAttribute (
-      reinterpret_cast<const void *> (fastest_for (channels, *plan)),
-      cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int> (plan->shared_bytes));
+  plan->shared_bytes = table_bytes (channels, kWide, walk);
+  const void *kernel = reinterpret_cast<const void *> (fastest_for (channels, *plan));
+  cudaError_t code = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int> (plan->shared_bytes));
+  int per_sm = 0;
+  if (code == cudaSuccess)
+    code = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kernel, plan->threads,
+                                                          plan->shared_bytes);
+  if (code == cudaSuccess && per_sm > 0)
+    plan->blocks = per_sm * device.multiProcessorCount;
   if (code != cudaSuccess)
     {
       cudaGetLastError ();
@@ -168,9 +170,10 @@ plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_
 void
 walk_name (int walk, char *out, size_t size)
 {
-  snprintf (out, size, "%s, %s%s", walk & kLoadsFirst ? "loads first" : "zeroed first",
-            walk & kWholeRounds ? "whole rounds then the rest dealt out" : "grid-stride to the end",
-            walk & kVectorFixed ? ", 16-byte zeroing and merge" : "");
+  snprintf (out, size, "%s%s%s%s", walk & kLoadsFirst ? "loads first" : "zeroed first",
+            walk & kVectorFixed ? ", 16-byte zeroing and merge" : "",
+            walk & kBytePerm ? ", byte-aligned bins" : "",
+            walk & kFullSteps ? ", whole steps unchecked" : ", every step checked");
 }
 
 void

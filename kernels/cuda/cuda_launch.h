@@ -12,29 +12,30 @@ namespace gh
 {
 
 /* How FASTEST walks a strip (bits; hist_kernels.cuh).  The engine runs engine_walk (channels);
- * the others are BENCHMARK ONLY, timed beside it (GPUHIST_BENCH_ONLY=schedule).  kGridStride is
- * a grid-stride loop to the end, its last round partial, entered after the tables are zeroed. */
+ * the other is BENCHMARK ONLY, timed beside it (GPUHIST_BENCH_ONLY=schedule).  kGridStride is a
+ * grid-stride loop to the end, every load and count checked, entered after the tables are
+ * zeroed. */
 enum walk
 {
   kGridStride = 0,
   kLoadsFirst = 1,  /* the first step's loads go out before the tables are zeroed */
-  kWholeRounds = 2, /* the loop ends at the whole rounds; the rest is dealt to every block */
   kVectorFixed = 4, /* the tables zeroed with 16-byte stores; the wide merge reads 16 bytes */
+  kBytePerm = 8,    /* wide tables with byte-aligned bins: one byte permute an address */
+  kFullSteps = 16,  /* the loop takes whole steps only, unchecked (implies kLoadsFirst) */
 };
 
-/* The walk the engine runs: the whole rounds measured faster with 4 channels and slower with
- * one, where the loads first alone were the fastest (docs/BENCHMARKS.md, run 23); 2 and 3
- * channels, not measured, take the 4-channel walk.  The 16-byte zeroing and merge everywhere
- * (run 24). */
+/* The walk the engine runs, for every channel count: the loads first, the 16-byte zeroing and
+ * merge, byte-aligned bins and an unchecked loop, which take a step from 298-346 instructions
+ * to 160-162 (docs/BENCHMARKS.md, runs 23-24 and 28-30). */
 constexpr int
-engine_walk (int channels)
+engine_walk (int /* channels */)
 {
-  return channels == 1 ? kLoadsFirst | kVectorFixed : kLoadsFirst | kWholeRounds | kVectorFixed;
+  return kLoadsFirst | kVectorFixed | kBytePerm | kFullSteps;
 }
 
-/* BENCHMARK ONLY: the walks timed beside the engine's. */
-constexpr int kBenchWalks[]
-    = { kLoadsFirst, kLoadsFirst | kWholeRounds, kLoadsFirst | kVectorFixed };
+/* BENCHMARK ONLY: the engine's one-channel walk before run 28, timed beside the engine's. */
+constexpr int kBenchWalks[] = { kLoadsFirst | kVectorFixed };
+constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
 
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan

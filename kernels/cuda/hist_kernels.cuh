@@ -58,7 +58,8 @@ privatized_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins)
  * lands in bank l: uniform noise and a flat colour cost the same.  Loads are 16 bytes wide.
  *
  * Layouts (enum layout):
- *   kWide    32-bit counters: C * 256 * 32 * 4 bytes (32 KiB a channel)
+ *   kWide    32-bit counters, 32 a bin: 64 KiB for 1 and 2 channels, 96 KiB for 3, 128 KiB
+ *            for 4 (byte-aligned bins below; 1 channel takes two columns a bin)
  *   kPacked  two 16-bit counters a word: half that, flushed into registers before a counter
  *            can reach 2^16; for GPUs with 64 KiB of shared memory a block (the T4)
  *   kSingle  one 32-bit table per block, for GPUs with even less
@@ -70,22 +71,44 @@ enum layout
   kWide = 2
 };
 
-template <int C, int L> struct fastest_traits
+/* With kBytePerm (gh::walk), the wide layout for 1, 2 and 4 channels puts a counter at the
+ * byte offset (c >> 1) << 16 | b << 8 | s << 7 | lane << 2: the sample b is a whole byte of the
+ * address, so one byte permute (PRMT) of the loaded word with the lane's offset builds it, and
+ * the channel's high bit is the atomic's constant offset.  s is the channel's low bit, or for one
+ * channel the sample's parity (two columns a bin); 3 channels keep the shifted addresses. */
+__host__ __device__ constexpr bool
+byte_bins (int channels, int layout, int walk)
+{
+  return layout == 2 /* kWide */ && walk & kBytePerm && channels != 3;
+}
+
+/* Bytes of shared memory the block's tables take. */
+__host__ __device__ constexpr size_t
+table_bytes (int channels, int layout, int walk)
+{
+  return byte_bins (channels, layout, walk) ? (channels == 4 ? 2 : 1) * static_cast<size_t> (65536)
+                                            : static_cast<size_t> (channels) * kBins * 4
+                                                  * (layout == 2   ? kWarp
+                                                     : layout == 1 ? kWarp / 2
+                                                                   : 1);
+}
+
+template <int C, int L, int WALK = engine_walk (C)> struct fastest_traits
 {
   /* 32-bit words of shared memory the block needs. */
-  static constexpr int words = L == kWide     ? C * kBins * kWarp
-                               : L == kPacked ? C * kBins / 2 * kWarp
-                                              : C * kBins;
+  static constexpr int words = static_cast<int> (table_bytes (C, L, WALK) / 4);
   /* Bytes a thread reads per step: whole 16-byte loads that also hold whole pixels. */
   static constexpr int vectors = C == 3 ? 3 : 4;
   static constexpr int unit = 16 * vectors;
 };
 
-template <int C, int L>
+template <int C, int L, int WALK>
 __device__ __forceinline__ void
 count_sample (unsigned int *sh, unsigned int lane, int c, unsigned int b)
 {
-  if (L == kWide)
+  if (byte_bins (C, L, WALK))
+    atomicAdd (&sh[(c >> 1) << 14 | b << 6 | (c & 1) << 5 | lane], 1u);
+  else if (L == kWide)
     atomicAdd (&sh[((c * kBins + b) << 5) | lane], 1u);
   else if (L == kPacked)
     atomicAdd (&sh[((c * (kBins / 2) + (b >> 1)) << 5) | lane], 1u << ((b & 1u) << 4));
@@ -105,7 +128,7 @@ byte_scaled (unsigned int w, int j, int shift)
  * the wide and single layouts the counter's byte address is built from the sample with one shift
  * and one masked OR (channel and lane are constants here): at 17 bytes a clock an SM, the
  * instructions a sample costs decide whether the kernel keeps up with memory. */
-template <int C, int L>
+template <int C, int L, int WALK>
 __device__ __forceinline__ void
 count_word (unsigned int *sh, unsigned int lane, unsigned int w, int first)
 {
@@ -114,25 +137,32 @@ count_word (unsigned int *sh, unsigned int lane, unsigned int w, int first)
   for (int j = 0; j < 4; j++)
     {
       const unsigned int c = static_cast<unsigned int> ((first + j) % C);
-      if (L == kWide) /* ((c * 256 + b) * 32 + lane) * 4 */
+      if (byte_bins (C, L, WALK))
+        {
+          /* Byte 0 of the permute: the lane's offset and s; byte 1: sample j; bytes 2-3: 0. */
+          const unsigned int s = C == 1 ? j & 1 : c & 1;
+          const unsigned int offset = __byte_perm (w, lane << 2 | s << 7, 0x5504 | j << 4);
+          atomicAdd (reinterpret_cast<unsigned int *> (base + ((c >> 1) << 16) + offset), 1u);
+        }
+      else if (L == kWide) /* ((c * 256 + b) * 32 + lane) * 4 */
         atomicAdd (
             reinterpret_cast<unsigned int *> (base + (byte_scaled (w, j, 7) | c << 15 | lane << 2)),
             1u);
       else if (L == kSingle) /* (c * 256 + b) * 4 */
         atomicAdd (reinterpret_cast<unsigned int *> (base + (byte_scaled (w, j, 2) | c << 10)), 1u);
       else
-        count_sample<C, L> (sh, lane, static_cast<int> (c), (w >> (8 * j)) & 0xFFu);
+        count_sample<C, L, WALK> (sh, lane, static_cast<int> (c), (w >> (8 * j)) & 0xFFu);
     }
 }
 
-template <int C, int L>
+template <int C, int L, int WALK>
 __device__ __forceinline__ void
 count_vector (unsigned int *sh, unsigned int lane, const uint4 &q, int first)
 {
-  count_word<C, L> (sh, lane, q.x, first);
-  count_word<C, L> (sh, lane, q.y, first + 4);
-  count_word<C, L> (sh, lane, q.z, first + 8);
-  count_word<C, L> (sh, lane, q.w, first + 12);
+  count_word<C, L, WALK> (sh, lane, q.x, first);
+  count_word<C, L, WALK> (sh, lane, q.y, first + 4);
+  count_word<C, L, WALK> (sh, lane, q.z, first + 8);
+  count_word<C, L, WALK> (sh, lane, q.w, first + 12);
 }
 
 /* Empties the packed 16-bit columns into this thread's register totals.  Thread t owns the
@@ -159,6 +189,14 @@ flush_packed (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
     }
 }
 
+/* The index of this thread's vector k of the step at base (in units). */
+template <int C, int THREADS, int V>
+__device__ __forceinline__ size_t
+step_vector (size_t base, int k)
+{
+  return C == 3 ? (base + threadIdx.x) * V + k : base + k * THREADS + threadIdx.x;
+}
+
 /* Loads one step's vectors for this thread; valid[k] says which exist. */
 template <int C, int THREADS, int V>
 __device__ __forceinline__ void
@@ -168,56 +206,66 @@ load_step (const uint4 *vec, size_t base, size_t units, size_t vectors, uint4 (&
 #pragma unroll
   for (int k = 0; k < V; k++)
     {
-      const size_t v = C == 3 ? (base + threadIdx.x) * V + k : base + k * THREADS + threadIdx.x;
+      const size_t v = step_vector<C, THREADS, V> (base, k);
       valid[k] = C == 3 ? base + threadIdx.x < units : v < vectors;
       q[k] = valid[k] ? __ldcs (&vec[v]) : make_uint4 (0, 0, 0, 0);
     }
 }
 
-/* Where the whole rounds of the grid end, in units: up to there every block takes the same
- * number of steps.  The steps (64 KiB or 48 KiB each) of a strip in device memory fit 32 bits
- * on any GPU, and a 32-bit division costs every thread far fewer instructions than a 64-bit
- * one (a 64-bit fallback beside it also cost the 3-channel kernels half their occupancy:
- * docs/BENCHMARKS.md, run 23). */
-template <size_t PER_STEP>
-__device__ __forceinline__ size_t
-whole_rounds_end (size_t units)
-{
-  const unsigned int rounds = static_cast<unsigned int> (units / PER_STEP) / gridDim.x;
-  return static_cast<size_t> (rounds) * gridDim.x * PER_STEP;
-}
-
-/* Loads this thread's share of the rest after the whole rounds, [begin, units), fewer units
- * than a round.  As one more grid-stride step it would fall to the first blocks alone, and the
- * kernel would last a whole step longer than the mean block's work.  Instead it is dealt
- * in chunks of 32 units, one warp's load: chunk c to block c % gridDim.x, so that every block's
- * share is the same within one chunk; in a block, chunk j to warp j % 32 as its load j / 32.
- * For 3 channels a unit is a thread's 48 bytes, and a round holds fewer than 32 chunks a block:
- * one unit a thread at most, its three vectors. */
+/* Loads a step that lies whole inside the strip: no checks. */
 template <int C, int THREADS, int V>
 __device__ __forceinline__ void
-load_rest (const uint4 *vec, size_t begin, size_t units, uint4 (&q)[V], bool (&valid)[V])
+load_full_step (const uint4 *vec, size_t base, uint4 (&q)[V])
 {
-  const unsigned int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
 #pragma unroll
   for (int k = 0; k < V; k++)
-    {
-      const unsigned int j = C == 3 ? warp : warp + k * (THREADS / kWarp);
-      const size_t u = begin + (static_cast<size_t> (j) * gridDim.x + blockIdx.x) * kWarp + lane;
-      valid[k] = u < units;
-      q[k] = valid[k] ? __ldcs (&vec[C == 3 ? u * V + k : u]) : make_uint4 (0, 0, 0, 0);
-    }
+    q[k] = __ldcs (&vec[step_vector<C, THREADS, V> (base, k)]);
 }
 
 /* Counts one step's loaded vectors. */
-template <int C, int L, int V>
+template <int C, int L, int WALK, int V>
 __device__ __forceinline__ void
 count_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V], const bool (&valid)[V])
 {
 #pragma unroll
   for (int k = 0; k < V; k++)
     if (valid[k])
-      count_vector<C, L> (sh, lane, q[k], C == 3 ? 16 * k : 0);
+      count_vector<C, L, WALK> (sh, lane, q[k], C == 3 ? 16 * k : 0);
+}
+
+/* Counts a whole step. */
+template <int C, int L, int WALK, int V>
+__device__ __forceinline__ void
+count_full_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V])
+{
+#pragma unroll
+  for (int k = 0; k < V; k++)
+    count_vector<C, L, WALK> (sh, lane, q[k], C == 3 ? 16 * k : 0);
+}
+
+/* The merge of byte-aligned bins: a bin's 32 lanes (64 for one channel, its two columns side by
+ * side) as 16-byte reads, the k-th at (k + bin) % reads: the eight threads of a quarter warp
+ * (one shared-memory wavefront) read eight chunks distinct modulo 8, all 32 banks. */
+template <int C, int THREADS>
+__device__ __forceinline__ void
+merge_byte_bins (const unsigned int *sh, unsigned int *bins)
+{
+  constexpr int reads = C == 1 ? 16 : 8;
+  const uint4 *columns = reinterpret_cast<const uint4 *> (sh);
+  for (int bin = threadIdx.x; bin < C * kBins; bin += THREADS)
+    {
+      const int c = bin / kBins, b = bin % kBins;
+      const int first = ((c >> 1) << 16 | b << 8 | (c & 1) << 7) / 16;
+      unsigned int sum = 0;
+#pragma unroll
+      for (int k = 0; k < reads; k++)
+        {
+          const uint4 v = columns[first + ((k + bin) & (reads - 1))];
+          sum += v.x + v.y + v.z + v.w;
+        }
+      if (sum)
+        atomicAdd (&bins[bin], sum);
+    }
 }
 
 /* Adds the block's shared tables into the strip's table in global memory (after the last
@@ -244,6 +292,8 @@ merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
             }
         }
     }
+  else if (byte_bins (C, L, WALK))
+    merge_byte_bins<C, THREADS> (sh, bins);
   else if (L == kWide && WALK & kVectorFixed)
     {
       /* A bin's 32 lanes as eight 16-byte reads, the k-th at (k + bin) % 8: the eight threads
@@ -281,75 +331,123 @@ merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
     }
 }
 
-/* The zeroing, the software-pipelined loads, the counting and the flushes are one pass whose
- * load/atomic order and register use were tuned and checked in SASS as a whole
- * (docs/BENCHMARKS.md, "The fastest kernel's layouts", "What moved, and why" and run 23): the
- * grid-stride loop below is the same instructions in every walk (gh::walk), which differ only in
- * what comes before and after it. */
-template <int C, int L, int THREADS, int WALK = engine_walk (C)>
-__global__ void
-__launch_bounds__ (THREADS)
-    fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
+/* Zeroes the block's tables and the packed layout's register totals, then the barrier. */
+template <int C, int L, int THREADS, int WALK, int OWNED>
+__device__ __forceinline__ void
+zero_tables (unsigned int *sh, unsigned int (&low)[OWNED], unsigned int (&high)[OWNED])
 {
-  extern __shared__ unsigned int sh[];
-  using traits = fastest_traits<C, L>;
-  constexpr int V = traits::vectors;
-  constexpr int owned = (C * kBins / 2 + THREADS - 1) / THREADS;
-  const unsigned int lane = threadIdx.x & 31u;
-
-  /* For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers
-   * one contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48
-   * contiguous bytes, so that each load's first channel is known at compile time.  The next
-   * step's loads are issued before this step is counted: with one 1024-thread block an SM (the
-   * wide layout at 4 channels), that is what keeps enough bytes in flight.  With kWholeRounds
-   * the loop covers the whole rounds only (its loads' limit is their end) and the last whole
-   * step is counted after it, with the rest's loads in flight; with kLoadsFirst the first
-   * step's loads are in flight while the tables are zeroed. */
-  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
-  const size_t vectors = n / 16;
-  const size_t units = C == 3 ? n / traits::unit : vectors;
-  const size_t per_step = C == 3 ? THREADS : static_cast<size_t> (THREADS) * V;
-  const size_t grid_step = gridDim.x * per_step;
-  constexpr size_t step_units = C == 3 ? THREADS : THREADS * V;
-  const size_t loop_units = WALK & kWholeRounds ? whole_rounds_end<step_units> (units) : units;
-  const size_t loop_vectors = WALK & kWholeRounds ? loop_units : vectors;
-  uint4 q[V];
-  bool valid[V];
-  size_t base = blockIdx.x * per_step;
-  if (WALK & kLoadsFirst)
-    load_step<C, THREADS, V> (vec, base, loop_units, loop_vectors, q, valid);
-
+  constexpr int words = fastest_traits<C, L, WALK>::words;
   /* The table sizes are multiples of 4 words in every layout. */
   if (WALK & kVectorFixed)
-    for (int i = threadIdx.x; i < traits::words / 4; i += THREADS)
+    for (int i = threadIdx.x; i < words / 4; i += THREADS)
       reinterpret_cast<uint4 *> (sh)[i] = make_uint4 (0, 0, 0, 0);
   else
-    for (int i = threadIdx.x; i < traits::words; i += THREADS)
+    for (int i = threadIdx.x; i < words; i += THREADS)
       sh[i] = 0;
-  unsigned int low[owned], high[owned];
 #pragma unroll
-  for (int k = 0; k < owned; k++)
+  for (int k = 0; k < OWNED; k++)
     low[k] = high[k] = 0;
   __syncthreads ();
+}
 
+/* The packed layout's flush, every flush_every steps (the same count in every thread of a
+ * block, so the barriers are uniform). */
+template <int C, int L, int THREADS, int OWNED>
+__device__ __forceinline__ void
+flush_if_due (unsigned int *sh, unsigned int (&low)[OWNED], unsigned int (&high)[OWNED],
+              int flush_every, int &steps_since_flush)
+{
+  if (L == kPacked && ++steps_since_flush == flush_every)
+    {
+      __syncthreads ();
+      flush_packed<C, THREADS> (sh, low, high);
+      __syncthreads ();
+      steps_since_flush = 0;
+    }
+}
+
+/* The walk with kFullSteps (implies kLoadsFirst): a grid-stride loop over the steps that lie
+ * whole inside the strip, which checks neither a load nor a count; the step after them, if
+ * part of it is in the strip, is loaded with checks while the last whole step is counted.  At
+ * most two steps follow the last flush. */
+template <int C, int L, int THREADS, int WALK, int OWNED>
+__device__ __forceinline__ void
+walk_full_steps (unsigned int *sh, const uint4 *vec, size_t units, unsigned int (&low)[OWNED],
+                 unsigned int (&high)[OWNED], int flush_every)
+{
+  constexpr int V = fastest_traits<C, L, WALK>::vectors;
+  constexpr size_t per_step = C == 3 ? THREADS : static_cast<size_t> (THREADS) * V;
+  const size_t grid_step = gridDim.x * per_step;
+  const unsigned int lane = threadIdx.x & 31u;
+  size_t base = blockIdx.x * per_step;
+  const bool full = base + per_step <= units;
+  uint4 q[V], r[V];
+  bool valid[V], r_valid[V];
+  /* For 1, 2 and 4 channels units are vectors, so units bounds both. */
+  if (full)
+    load_full_step<C, THREADS, V> (vec, base, q);
+  else
+    load_step<C, THREADS, V> (vec, base, units, units, q, valid);
+  zero_tables<C, L, THREADS, WALK> (sh, low, high);
+
+  if (full)
+    {
+      int steps_since_flush = 0;
+      uint4 next[V];
+      for (; base + grid_step + per_step <= units; base += grid_step)
+        {
+          load_full_step<C, THREADS, V> (vec, base + grid_step, next);
+          count_full_step<C, L, WALK, V> (sh, lane, q);
+          flush_if_due<C, L, THREADS> (sh, low, high, flush_every, steps_since_flush);
+#pragma unroll
+          for (int k = 0; k < V; k++)
+            q[k] = next[k];
+        }
+      load_step<C, THREADS, V> (vec, base + grid_step, units, units, r, r_valid);
+      count_full_step<C, L, WALK, V> (sh, lane, q);
+    }
+  else
+    {
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        {
+          r[k] = q[k];
+          r_valid[k] = valid[k];
+        }
+    }
+  count_step<C, L, WALK, V> (sh, lane, r, r_valid);
+}
+
+/* BENCHMARK ONLY: the walk without kFullSteps, the engine's one-channel walk before run 28,
+ * every load and count checked.  The next step's loads are issued before this step is counted:
+ * with one 1024-thread block an SM, that is what keeps enough bytes in flight; with kLoadsFirst
+ * the first step's loads are in flight while the tables are zeroed. */
+template <int C, int L, int THREADS, int WALK, int OWNED>
+__device__ __forceinline__ void
+walk_checked (unsigned int *sh, const uint4 *vec, size_t units, size_t vectors,
+              unsigned int (&low)[OWNED], unsigned int (&high)[OWNED], int flush_every)
+{
+  constexpr int V = fastest_traits<C, L, WALK>::vectors;
+  constexpr size_t step_units = C == 3 ? THREADS : THREADS * V;
+  const size_t grid_step = gridDim.x * step_units;
+  const unsigned int lane = threadIdx.x & 31u;
+  uint4 q[V];
+  bool valid[V];
+  size_t base = blockIdx.x * step_units;
+  if (WALK & kLoadsFirst)
+    load_step<C, THREADS, V> (vec, base, units, vectors, q, valid);
+  zero_tables<C, L, THREADS, WALK> (sh, low, high);
   if (!(WALK & kLoadsFirst))
-    load_step<C, THREADS, V> (vec, base, loop_units, loop_vectors, q, valid);
-  /* Every thread of a block takes the same number of steps, so the flush barrier is uniform. */
-  const size_t loop_end = WALK & kWholeRounds && loop_units ? loop_units - grid_step : loop_units;
+    load_step<C, THREADS, V> (vec, base, units, vectors, q, valid);
+
   int steps_since_flush = 0;
-  for (; base < loop_end; base += grid_step)
+  for (; base < units; base += grid_step)
     {
       uint4 next[V];
       bool next_valid[V];
-      load_step<C, THREADS, V> (vec, base + grid_step, loop_units, loop_vectors, next, next_valid);
-      count_step<C, L, V> (sh, lane, q, valid);
-      if (L == kPacked && ++steps_since_flush == flush_every)
-        {
-          __syncthreads ();
-          flush_packed<C, THREADS> (sh, low, high);
-          __syncthreads ();
-          steps_since_flush = 0;
-        }
+      load_step<C, THREADS, V> (vec, base + grid_step, units, vectors, next, next_valid);
+      count_step<C, L, WALK, V> (sh, lane, q, valid);
+      flush_if_due<C, L, THREADS> (sh, low, high, flush_every, steps_since_flush);
 #pragma unroll
       for (int k = 0; k < V; k++)
         {
@@ -357,28 +455,37 @@ __launch_bounds__ (THREADS)
           valid[k] = next_valid[k];
         }
     }
-  /* The last whole step (all its loads exist where there is one: valid[] stays out of it, so
-   * that the loop need not keep it) and the rest: at most two steps since the last flush,
-   * which plan_fastest's flush_every leaves room for. */
-  if (WALK & kWholeRounds)
-    {
-      uint4 rest[V];
-      bool rest_valid[V];
-      load_rest<C, THREADS, V> (vec, loop_units, units, rest, rest_valid);
-      if (loop_units)
-        {
-#pragma unroll
-          for (int k = 0; k < V; k++)
-            count_vector<C, L> (sh, lane, q[k], C == 3 ? 16 * k : 0);
-        }
-      count_step<C, L, V> (sh, lane, rest, rest_valid);
-    }
-  const size_t tail_start = C == 3 ? units * traits::unit : vectors * 16;
+}
+
+/* The zeroing, the software-pipelined loads, the counting and the flushes are one pass whose
+ * load/atomic order and register use were tuned and checked in SASS as a whole
+ * (docs/BENCHMARKS.md, "The fastest kernel's layouts", "What moved, and why", runs 23 and 28).
+ * For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers one
+ * contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48 contiguous
+ * bytes, so that each load's first channel is known at compile time. */
+template <int C, int L, int THREADS, int WALK = engine_walk (C)>
+__global__ void
+__launch_bounds__ (THREADS)
+    fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
+{
+  extern __shared__ unsigned int sh[];
+  using traits = fastest_traits<C, L, WALK>;
+  constexpr int owned = (C * kBins / 2 + THREADS - 1) / THREADS;
+  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
+  const size_t vectors = n / 16;
+  const size_t units = C == 3 ? n / traits::unit : vectors;
+  unsigned int low[owned], high[owned];
+  if (WALK & kFullSteps)
+    walk_full_steps<C, L, THREADS, WALK> (sh, vec, units, low, high, flush_every);
+  else
+    walk_checked<C, L, THREADS, WALK> (sh, vec, units, vectors, low, high, flush_every);
 
   /* The bytes after the last whole unit: fewer than one unit in all. */
+  const unsigned int lane = threadIdx.x & 31u;
+  const size_t tail_start = C == 3 ? units * traits::unit : vectors * 16;
   for (size_t i = tail_start + blockIdx.x * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
        i += gridDim.x * static_cast<size_t> (THREADS))
-    count_sample<C, L> (sh, lane, static_cast<int> (i % C), in[i]);
+    count_sample<C, L, WALK> (sh, lane, static_cast<int> (i % C), in[i]);
   __syncthreads ();
   merge_tables<C, L, THREADS, WALK> (sh, low, high, bins);
 }

@@ -83,12 +83,12 @@ test_methods_and_layouts (void)
 }
 
 /* FASTEST's blocks walk a strip in rounds of the whole grid (a grid-stride loop of 64 bytes a
- * thread a step, 48 for 3 channels): for 2-4 channels up to the last whole round, the rest,
- * less than a round, dealt to every block in chunks of 32 units (16 bytes, 48 for 3 channels),
- * one warp's load; for one channel to the end, the last round partial; then the tail bytes.  The
- * other tests' images are smaller than one round.  Here: strips of 1 to 3 whole rounds (no rest),
- * rests of one unit, one chunk a block, one unit less than a round, a vector either side of two
- * rounds, half a round alone, and random rests and tails, in every layout.  The round's size comes
+ * thread a step, 48 for 3 channels): the loop takes the steps that lie whole in the strip,
+ * unchecked, then each block counts its partial step, if any, with checks; then the tail bytes.
+ * The other tests' images are smaller than one round.  Here: strips of 1 to 3 whole rounds (no
+ * partial step), one unit more, one chunk of 32 units a block more, one unit less than a round, a
+ * vector either side of two rounds, half a round alone, and random rests and tails, in every
+ * layout.  The round's size comes
  * from the plan FASTEST reports ("wide, 4 ch, 132 x 1024 threads, ..."). */
 static size_t
 fastest_round_bytes (int channels, gh_layout layout)
