@@ -59,7 +59,7 @@ privatized_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins)
  *
  * Layouts (enum layout):
  *   kWide    32-bit counters, 32 a bin: 64 KiB for 1 and 2 channels, 96 KiB for 3, 128 KiB
- *            for 4 (byte-aligned bins below; 1 channel takes two columns a bin)
+ *            for 4 (byte-aligned bins below; 1 channel uses half of its 64 KiB)
  *   kPacked  two 16-bit counters a word: half that, flushed into registers before a counter
  *            can reach 2^16; for GPUs with 64 KiB of shared memory a block (the T4)
  *   kSingle  one 32-bit table per block, for GPUs with even less
@@ -74,8 +74,9 @@ enum layout
 /* With kBytePerm (gh::walk), the wide layout for 1, 2 and 4 channels puts a counter at the
  * byte offset (c >> 1) << 16 | b << 8 | s << 7 | lane << 2: the sample b is a whole byte of the
  * address, so one byte permute (PRMT) of the loaded word with the lane's offset builds it, and
- * the channel's high bit is the atomic's constant offset.  s is the channel's low bit, or for one
- * channel the sample's parity (two columns a bin); 3 channels keep the shifted addresses. */
+ * the channel's high bit is the atomic's constant offset.  s is the channel's low bit (0 for one
+ * channel, whose tables then fill every other 128 bytes: zeroing and merging only those keeps
+ * its fixed cost at 32 KiB of shared-memory traffic); 3 channels keep the shifted addresses. */
 __host__ __device__ constexpr bool
 byte_bins (int channels, int layout, int walk)
 {
@@ -140,7 +141,7 @@ count_word (unsigned int *sh, unsigned int lane, unsigned int w, int first)
       if (byte_bins (C, L, WALK))
         {
           /* Byte 0 of the permute: the lane's offset and s; byte 1: sample j; bytes 2-3: 0. */
-          const unsigned int s = C == 1 ? j & 1 : c & 1;
+          const unsigned int s = c & 1;
           const unsigned int offset = __byte_perm (w, lane << 2 | s << 7, 0x5504 | j << 4);
           atomicAdd (reinterpret_cast<unsigned int *> (base + ((c >> 1) << 16) + offset), 1u);
         }
@@ -243,14 +244,14 @@ count_full_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V])
     count_vector<C, L, WALK> (sh, lane, q[k], C == 3 ? 16 * k : 0);
 }
 
-/* The merge of byte-aligned bins: a bin's 32 lanes (64 for one channel, its two columns side by
- * side) as 16-byte reads, the k-th at (k + bin) % reads: the eight threads of a quarter warp
- * (one shared-memory wavefront) read eight chunks distinct modulo 8, all 32 banks. */
+/* The merge of byte-aligned bins: a bin's 32 lanes as eight 16-byte reads, the k-th at
+ * (k + bin) % 8: the eight threads of a quarter warp (one shared-memory wavefront) cover all 32
+ * banks. */
 template <int C, int THREADS>
 __device__ __forceinline__ void
 merge_byte_bins (const unsigned int *sh, unsigned int *bins)
 {
-  constexpr int reads = C == 1 ? 16 : 8;
+  constexpr int reads = 8;
   const uint4 *columns = reinterpret_cast<const uint4 *> (sh);
   for (int bin = threadIdx.x; bin < C * kBins; bin += THREADS)
     {
@@ -337,8 +338,12 @@ __device__ __forceinline__ void
 zero_tables (unsigned int *sh, unsigned int (&low)[OWNED], unsigned int (&high)[OWNED])
 {
   constexpr int words = fastest_traits<C, L, WALK>::words;
-  /* The table sizes are multiples of 4 words in every layout. */
-  if (WALK & kVectorFixed)
+  /* The table sizes are multiples of 4 words in every layout.  One channel's byte-aligned bins
+   * use the first 128 bytes of every 256, the columns of s = 0. */
+  if (C == 1 && byte_bins (C, L, WALK))
+    for (int i = threadIdx.x; i < words / 8; i += THREADS)
+      reinterpret_cast<uint4 *> (sh)[(i >> 3) << 4 | (i & 7)] = make_uint4 (0, 0, 0, 0);
+  else if (WALK & kVectorFixed)
     for (int i = threadIdx.x; i < words / 4; i += THREADS)
       reinterpret_cast<uint4 *> (sh)[i] = make_uint4 (0, 0, 0, 0);
   else
