@@ -1,8 +1,8 @@
 /* gpu-histogram: the benchmark's schedule comparison (GPUHIST_BENCH_ONLY=schedule): on the seed's
  * table and the 8192² and 16384² RGBA inputs, FASTEST as the engine runs it beside the same
- * kernel in its other walks (gh::walk: each part of the engine's left out, and the grid-stride
- * walk it had before), with the read-only ceiling.  The rows are timed in turn, round after
- * round, so that a drift of the clocks spreads over all of them. */
+ * kernel in the walk it had before run 28 (gh::kBenchWalks), with the read-only ceiling.  The
+ * rows are timed in turn, round after round, so that a drift of the clocks spreads over all of
+ * them. */
 #include "benchmark_harness.h"
 #include "benchmark_weighted.h"
 #include "cuda_launch.h"

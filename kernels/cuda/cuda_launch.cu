@@ -2,9 +2,7 @@
 #include "cuda_launch.h"
 #include "hist_kernels.cuh"
 
-#include <array>
 #include <cstdio>
-#include <utility>
 
 namespace gh
 {
@@ -28,17 +26,12 @@ const fastest_fn fastest_kernels[4][3] = {
   { fastest_kernel<4, kSingle, kFastestThreads>, fastest_kernel<4, kPacked, kFastestThreads>,
     fastest_kernel<4, kWide, kFastestThreads> },
 };
-/* BENCHMARK ONLY: the wide layout in the walks of kBenchWalks, [channels 1, 4][i], so that the
- * benchmark times them beside the engine's. */
-template <int C, size_t... I>
-constexpr std::array<fastest_fn, sizeof...(I)>
-walk_kernels_for (std::index_sequence<I...>)
-{
-  return { fastest_kernel<C, kWide, kFastestThreads, kBenchWalks[I]>... };
-}
-constexpr auto kWalkIndices = std::make_index_sequence<kBenchWalkCount> ();
-const std::array<fastest_fn, kBenchWalkCount> walk_kernels[2]
-    = { walk_kernels_for<1> (kWalkIndices), walk_kernels_for<4> (kWalkIndices) };
+/* BENCHMARK ONLY: the wide layout in the walk of kBenchWalks, [channels 1, 4][i], so that the
+ * benchmark times it beside the engine's. */
+const fastest_fn walk_kernels[2][kBenchWalkCount] = {
+  { fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[0]> },
+  { fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[0]> },
+};
 
 int
 bench_walk_index (int walk)
