@@ -163,10 +163,8 @@ plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_
 void
 walk_name (int walk, char *out, size_t size)
 {
-  snprintf (out, size, "%s%s%s%s", walk & kLoadsFirst ? "loads first" : "zeroed first",
-            walk & kVectorFixed ? ", 16-byte zeroing and merge" : "",
-            walk & kBytePerm ? ", byte-aligned bins" : "",
-            walk & kFullSteps ? ", whole steps unchecked" : ", every step checked");
+  snprintf (out, size, "%s, %s", walk & kBytePerm ? "byte-aligned bins" : "shifted bins",
+            walk & kFullSteps ? "whole steps unchecked" : "every step checked");
 }
 
 void

@@ -11,31 +11,28 @@
 namespace gh
 {
 
-/* How FASTEST walks a strip (bits; hist_kernels.cuh).  The engine runs engine_walk (channels);
- * the other is BENCHMARK ONLY, timed beside it (GPUHIST_BENCH_ONLY=schedule).  kGridStride is a
- * grid-stride loop to the end, every load and count checked, entered after the tables are
- * zeroed. */
+/* How FASTEST walks a strip (bits; hist_kernels.cuh).  Every walk issues its first step's loads
+ * before the tables are zeroed, zeroes with 16-byte stores and merges with 16-byte reads
+ * (docs/BENCHMARKS.md, runs 23-24).  The engine runs engine_walk (channels); the other is
+ * BENCHMARK ONLY, timed beside it (GPUHIST_BENCH_ONLY=schedule). */
 enum walk
 {
-  kGridStride = 0,
-  kLoadsFirst = 1,  /* the first step's loads go out before the tables are zeroed */
-  kVectorFixed = 4, /* the tables zeroed with 16-byte stores; the wide merge reads 16 bytes */
+  kShiftedBins = 0, /* a bin's address from a shift and a masked OR; every step checked */
   kBytePerm = 8,    /* wide tables with byte-aligned bins: one byte permute an address */
-  kFullSteps = 16,  /* the loop takes whole steps only, unchecked (implies kLoadsFirst) */
+  kFullSteps = 16,  /* the loop takes whole steps only, unchecked */
 };
 
-/* The walk the engine runs, for every channel count: the loads first, the 16-byte zeroing and
- * merge, byte-aligned bins and an unchecked loop, which take a step from 298-346 instructions
- * to 160-162 (docs/BENCHMARKS.md, runs 23-24 and 28-30). */
+/* The walk the engine runs, for every channel count: byte-aligned bins and an unchecked loop,
+ * which take a step from 298-346 instructions to 160-162 (docs/BENCHMARKS.md, runs 28-32). */
 constexpr int
 engine_walk (int /* channels */)
 {
-  return kLoadsFirst | kVectorFixed | kBytePerm | kFullSteps;
+  return kBytePerm | kFullSteps;
 }
 
 /* BENCHMARK ONLY: the engine's one-channel walk before run 28, timed beside the engine's (one
  * entry: cuda_launch.cu instantiates it for 1 and 4 channels). */
-constexpr int kBenchWalks[] = { kLoadsFirst | kVectorFixed };
+constexpr int kBenchWalks[] = { kShiftedBins };
 constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
 
 /* How FASTEST runs on this device for this channel count. */

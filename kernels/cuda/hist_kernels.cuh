@@ -80,7 +80,7 @@ enum layout
 __host__ __device__ constexpr bool
 byte_bins (int channels, int layout, int walk)
 {
-  return layout == 2 /* kWide */ && walk & kBytePerm && channels != 3;
+  return layout == kWide && walk & kBytePerm && channels != 3;
 }
 
 /* Bytes of shared memory the block's tables take. */
@@ -89,9 +89,9 @@ table_bytes (int channels, int layout, int walk)
 {
   return byte_bins (channels, layout, walk) ? (channels == 4 ? 2 : 1) * static_cast<size_t> (65536)
                                             : static_cast<size_t> (channels) * kBins * 4
-                                                  * (layout == 2   ? kWarp
-                                                     : layout == 1 ? kWarp / 2
-                                                                   : 1);
+                                                  * (layout == kWide     ? kWarp
+                                                     : layout == kPacked ? kWarp / 2
+                                                                         : 1);
 }
 
 template <int C, int L, int WALK = engine_walk (C)> struct fastest_traits
@@ -244,29 +244,15 @@ count_full_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V])
     count_vector<C, L, WALK> (sh, lane, q[k], C == 3 ? 16 * k : 0);
 }
 
-/* The merge of byte-aligned bins: a bin's 32 lanes as eight 16-byte reads, the k-th at
- * (k + bin) % 8: the eight threads of a quarter warp (one shared-memory wavefront) cover all 32
- * banks. */
-template <int C, int THREADS>
-__device__ __forceinline__ void
-merge_byte_bins (const unsigned int *sh, unsigned int *bins)
+/* The first 16-byte chunk of bin's 32 lane counters in the wide layout. */
+template <int C, int L, int WALK>
+__device__ __forceinline__ int
+first_chunk (int bin)
 {
-  constexpr int reads = 8;
-  const uint4 *columns = reinterpret_cast<const uint4 *> (sh);
-  for (int bin = threadIdx.x; bin < C * kBins; bin += THREADS)
-    {
-      const int c = bin / kBins, b = bin % kBins;
-      const int first = ((c >> 1) << 16 | b << 8 | (c & 1) << 7) / 16;
-      unsigned int sum = 0;
-#pragma unroll
-      for (int k = 0; k < reads; k++)
-        {
-          const uint4 v = columns[first + ((k + bin) & (reads - 1))];
-          sum += v.x + v.y + v.z + v.w;
-        }
-      if (sum)
-        atomicAdd (&bins[bin], sum);
-    }
+  if (!byte_bins (C, L, WALK))
+    return bin << 3;
+  const int c = bin / kBins, b = bin % kBins;
+  return ((c >> 1) << 16 | b << 8 | (c & 1) << 7) / 16;
 }
 
 /* Adds the block's shared tables into the strip's table in global memory (after the last
@@ -293,33 +279,21 @@ merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
             }
         }
     }
-  else if (byte_bins (C, L, WALK))
-    merge_byte_bins<C, THREADS> (sh, bins);
-  else if (L == kWide && WALK & kVectorFixed)
+  else if (L == kWide)
     {
       /* A bin's 32 lanes as eight 16-byte reads, the k-th at (k + bin) % 8: the eight threads
        * of a quarter warp (one shared-memory wavefront) cover all 32 banks. */
       const uint4 *columns = reinterpret_cast<const uint4 *> (sh);
       for (int bin = threadIdx.x; bin < C * kBins; bin += THREADS)
         {
+          const int first = first_chunk<C, L, WALK> (bin);
           unsigned int sum = 0;
 #pragma unroll
           for (int k = 0; k < kWarp / 4; k++)
             {
-              const uint4 v = columns[(bin << 3) | ((k + bin) & 7)];
+              const uint4 v = columns[first + ((k + bin) & 7)];
               sum += v.x + v.y + v.z + v.w;
             }
-          if (sum)
-            atomicAdd (&bins[bin], sum);
-        }
-    }
-  else if (L == kWide)
-    {
-      for (int bin = threadIdx.x; bin < C * kBins; bin += THREADS)
-        {
-          unsigned int sum = 0;
-          for (int l = 0; l < kWarp; l++)
-            sum += sh[(bin << 5) | ((l + bin) & 31)];
           if (sum)
             atomicAdd (&bins[bin], sum);
         }
@@ -343,12 +317,9 @@ zero_tables (unsigned int *sh, unsigned int (&low)[OWNED], unsigned int (&high)[
   if (C == 1 && byte_bins (C, L, WALK))
     for (int i = threadIdx.x; i < words / 8; i += THREADS)
       reinterpret_cast<uint4 *> (sh)[(i >> 3) << 4 | (i & 7)] = make_uint4 (0, 0, 0, 0);
-  else if (WALK & kVectorFixed)
+  else
     for (int i = threadIdx.x; i < words / 4; i += THREADS)
       reinterpret_cast<uint4 *> (sh)[i] = make_uint4 (0, 0, 0, 0);
-  else
-    for (int i = threadIdx.x; i < words; i += THREADS)
-      sh[i] = 0;
 #pragma unroll
   for (int k = 0; k < OWNED; k++)
     low[k] = high[k] = 0;
@@ -371,7 +342,7 @@ flush_if_due (unsigned int *sh, unsigned int (&low)[OWNED], unsigned int (&high)
     }
 }
 
-/* The walk with kFullSteps (implies kLoadsFirst): a grid-stride loop over the steps that lie
+/* The walk with kFullSteps: a grid-stride loop over the steps that lie
  * whole inside the strip, which checks neither a load nor a count; the step after them, if
  * part of it is in the strip, is loaded with checks while the last whole step is counted.  At
  * most two steps follow the last flush. */
@@ -425,8 +396,7 @@ walk_full_steps (unsigned int *sh, const uint4 *vec, size_t units, unsigned int 
 
 /* BENCHMARK ONLY: the walk without kFullSteps, the engine's one-channel walk before run 28,
  * every load and count checked.  The next step's loads are issued before this step is counted:
- * with one 1024-thread block an SM, that is what keeps enough bytes in flight; with kLoadsFirst
- * the first step's loads are in flight while the tables are zeroed. */
+ * with one 1024-thread block an SM, that is what keeps enough bytes in flight. */
 template <int C, int L, int THREADS, int WALK, int OWNED>
 __device__ __forceinline__ void
 walk_checked (unsigned int *sh, const uint4 *vec, size_t units, size_t vectors,
@@ -439,11 +409,8 @@ walk_checked (unsigned int *sh, const uint4 *vec, size_t units, size_t vectors,
   uint4 q[V];
   bool valid[V];
   size_t base = blockIdx.x * step_units;
-  if (WALK & kLoadsFirst)
-    load_step<C, THREADS, V> (vec, base, units, vectors, q, valid);
+  load_step<C, THREADS, V> (vec, base, units, vectors, q, valid);
   zero_tables<C, L, THREADS, WALK> (sh, low, high);
-  if (!(WALK & kLoadsFirst))
-    load_step<C, THREADS, V> (vec, base, units, vectors, q, valid);
 
   int steps_since_flush = 0;
   for (; base < units; base += grid_step)
