@@ -89,6 +89,7 @@ typedef struct
                          indexed layers always count into 256 */
   GpuhistWeighting weighting;
   GpuhistSourceKind source;
+  gboolean follow; /* the dialog counts again by itself when the image changes */
 } GpuhistSettings;
 
 /* Results of one measurement of a layer, and optionally of synthetic flat and noise images of

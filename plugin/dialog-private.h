@@ -2,7 +2,8 @@
  *
  *   dialog.c         building the window, pane by pane, and running it
  *   dialog-tables.c  filling the tables, the headline and the histogram from the report
- *   dialog-worker.c  Re-run and Compare on a worker thread, progress and Cancel
+ *   dialog-worker.c  Re-run and Compare on a worker thread (GTask), progress and Cancel
+ *   dialog-follow.c  following the image: polling, the debounce, out of date, image closed
  *   dialog-export.c  Export, Copy table and Help
  *   dialog-format.c  the texts and cells, without GTK
  */
@@ -15,6 +16,7 @@
 #include "dialog-format.h"
 #include "dialog.h"
 #include "histogram-view.h"
+#include "strip-fetch.h"
 
 G_BEGIN_DECLS
 
@@ -66,21 +68,35 @@ typedef struct
   GtkWidget *cancel_button;
   GtkWidget *status;
 
-  /* The worker.  The main thread starts it and joins it in job_finished; while it runs, the
-   * controls that read or change the report are insensitive. */
-  GThread *thread;
+  GtkWidget *follow_toggle;
+  GtkWidget *stale; /* says that the tables are out of date while a change is counted */
+
+  /* The worker (a GTask in GLib's pool).  The main thread starts it and finishes it in
+   * job_finished; while it runs, the controls that read or change the report are insensitive,
+   * except those whose change cancels the count and counts again. */
   GpuhistJobKind job;
-  gint cancel;            /* atomic: TRUE once Cancel or Close was pressed */
+  gboolean job_automatic; /* started by following: the focus stays where it is */
+  GCancellable *cancellable;
   gint progress_permille; /* atomic: -1 while unknown */
   guint progress_source;
+  gint64 job_started_us;
   GpuhistSettings job_settings;
-  /* What a Re-run's worker reads: the source with its pixels and selection copied into the
-   * plug-in's memory on the main thread (dialog-worker.c says why); the buffers are the job's. */
-  GpuhistSource job_source;
+  /* What a count's worker reads: the glue's copy of the drawable (open_source), fetched strip by
+   * strip on the main thread (strip-fetch.h). */
+  const GpuhistSource *job_source;
+  GpuhistStripFetch *fetch;
   GpuhistReport job_report;
   gboolean job_ok;
   GError *job_error;
   gboolean closing;
+
+  /* Following (dialog-follow.c). */
+  guint poll_source;
+  guint debounce_source;
+  GBytes *seen;              /* the signature last polled */
+  gboolean count_again;      /* a change came while a count ran: count once it has stopped */
+  gboolean image_gone;       /* the image was closed: nothing is followed any more */
+  gint64 longest_fetch_us;   /* the longest main-thread dispatch of the last count's fetch */
 } GpuhistDialog;
 
 /* dialog-tables.c */
@@ -106,6 +122,22 @@ void gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy);
 void gpuhist_dialog_cancel_clicked (GtkButton *button, gpointer data);
 void gpuhist_dialog_rerun_clicked (GtkButton *button, gpointer data);
 void gpuhist_dialog_compare_clicked (GtkButton *button, gpointer data);
+/* Starts a count of the source now picked; cancels the running one first, counting once it has
+ * stopped.  automatic: started by following, not by Re-run. */
+void gpuhist_dialog_count (GpuhistDialog *d, gboolean automatic);
+/* Cancels the running job, if any, and waits for it, keeping the main loop alive. */
+void gpuhist_dialog_stop_job (GpuhistDialog *d);
+gboolean gpuhist_dialog_image_open (GpuhistDialog *d);
+
+/* dialog-follow.c */
+void gpuhist_dialog_follow_start (GpuhistDialog *d);
+void gpuhist_dialog_follow_stop (GpuhistDialog *d);
+void gpuhist_dialog_follow_toggled (GtkToggleButton *toggle, gpointer data);
+/* A choice that changes what is counted (bins, weighting, source): counts again when following
+ * or when a count runs. */
+void gpuhist_dialog_choice_changed (GtkComboBox *combo, gpointer data);
+/* Shows or hides the line that says the tables are out of date. */
+void gpuhist_dialog_set_stale (GpuhistDialog *d, gboolean stale);
 
 /* dialog-export.c */
 void gpuhist_dialog_export_clicked (GtkButton *button, gpointer data);

@@ -1,18 +1,24 @@
-/* gpu-histogram: the dialog's worker thread.  See dialog-private.h.
+/* gpu-histogram: the dialog's worker.  See dialog-private.h.
  *
- * The main thread starts the worker and joins it in job_finished; while it runs, the controls
- * that read or change the report are insensitive. */
+ * A count runs as a GTask in GLib's thread pool, cancelled through its GCancellable: the worker
+ * only counts, while the main thread fetches the pixels from GIMP between GTK events
+ * (strip-fetch.h says why) and keeps the dialog drawn.  The last result stays on screen until a
+ * count has finished whole: a cancelled or failed count never replaces it, so the dialog never
+ * shows a mix of an old and a new count. */
 #include <string.h>
 
 #include <glib/gi18n-lib.h>
 
 #include "dialog-private.h"
 #include "measure.h"
+#include "strip-fetch.h"
 #include "report.h"
 
 #define PROGRESS_INTERVAL_MS 100
+/* A count shows its progress bar once it has taken this long. */
+#define PROGRESS_AFTER_US 500000
 
-static gboolean job_finished (gpointer data);
+static void job_finished (GObject *source_object, GAsyncResult *result, gpointer data);
 
 static void
 read_settings (GpuhistDialog *d)
@@ -29,32 +35,6 @@ read_settings (GpuhistDialog *d)
   choice = gtk_combo_box_get_active (GTK_COMBO_BOX (d->source_combo));
   if (choice == GPUHIST_SOURCE_DRAWABLE || choice == GPUHIST_SOURCE_VISIBLE)
     d->params.settings->source = choice;
-}
-
-/* The source Re-run reads, from the glue when the user picked another than the last run's; FALSE
- * with the reason in the status line when there is none. */
-static gboolean
-pick_source (GpuhistDialog *d)
-{
-  GpuhistSourceKind kind = d->params.settings->source;
-  const GpuhistSource *source;
-  GError *error = NULL;
-  gchar *message;
-
-  if (d->params.open_source == NULL)
-    return TRUE;
-  source = d->params.open_source (kind, d->params.open_source_data, &error);
-  if (source != NULL)
-    {
-      d->params.source = source;
-      return TRUE;
-    }
-  message = g_strdup_printf (_ ("That failed: %s"),
-                             error != NULL ? error->message : _ ("unknown error"));
-  gpuhist_dialog_set_status (d, message);
-  g_free (message);
-  g_clear_error (&error);
-  return FALSE;
 }
 
 void
@@ -78,27 +58,29 @@ monitor_cancelled (gpointer data)
 {
   GpuhistDialog *d = data;
 
-  return g_atomic_int_get (&d->cancel) != 0;
+  return g_cancellable_is_cancelled (d->cancellable);
 }
 
-static gpointer
-worker (gpointer data)
+/* The worker: counts, never talking to GIMP. */
+static void
+worker (GTask *task, gpointer source_object, gpointer task_data, GCancellable *cancellable)
 {
-  GpuhistDialog *d = data;
+  GpuhistDialog *d = task_data;
 
+  (void) source_object;
+  (void) cancellable;
   if (d->job == GPUHIST_JOB_MEASURE)
     {
       GpuhistMonitor monitor = { monitor_progress, monitor_cancelled, d };
 
-      d->job_ok = gpuhist_measure (d->params.engine, &d->job_source, &d->job_settings, &monitor,
-                                   &d->job_report, &d->job_error);
+      d->job_ok = gpuhist_measure_bands (d->params.engine, d->job_source, &d->job_settings,
+                                         &monitor, gpuhist_strip_fetch_read_band, d->fetch,
+                                         &d->job_report, &d->job_error);
     }
   else
     d->job_ok = gpuhist_compare_patterns (d->params.engine, &d->job_settings, d->params.report,
                                           &d->job_error);
-
-  g_idle_add (job_finished, d);
-  return NULL;
+  g_task_return_boolean (task, d->job_ok);
 }
 
 static gboolean
@@ -107,6 +89,13 @@ progress_tick (gpointer data)
   GpuhistDialog *d = data;
   gint permille = g_atomic_int_get (&d->progress_permille);
 
+  if (!gtk_widget_get_visible (d->progress_box)
+      && g_get_monotonic_time () - d->job_started_us >= PROGRESS_AFTER_US)
+    {
+      gtk_widget_show (d->progress_box);
+      if (!d->job_automatic)
+        gtk_widget_grab_focus (d->cancel_button);
+    }
   if (permille < 0)
     gtk_progress_bar_pulse (GTK_PROGRESS_BAR (d->progress));
   else
@@ -114,135 +103,127 @@ progress_tick (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* While a job runs: what would change the report waits; bins, weighting and source stay, since
+ * changing them cancels the count and counts again (gpuhist_dialog_choice_changed). */
 void
 gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy)
 {
+  gboolean measuring = busy && d->job == GPUHIST_JOB_MEASURE;
+
   gtk_widget_set_sensitive (d->repetitions, !busy);
-  gtk_widget_set_sensitive (d->bins_combo, !busy);
-  gtk_widget_set_sensitive (d->weighting_combo, !busy);
-  gtk_widget_set_sensitive (d->source_combo, !busy);
+  gtk_widget_set_sensitive (d->bins_combo, !busy || measuring);
+  gtk_widget_set_sensitive (d->weighting_combo, !busy || measuring);
+  gtk_widget_set_sensitive (d->source_combo, !busy || measuring);
   gtk_widget_set_sensitive (d->rerun_button, !busy);
   gtk_widget_set_sensitive (d->compare_button, !busy && d->params.report->layer.channels > 0);
   gtk_widget_set_sensitive (d->export_button, !busy);
   gtk_widget_set_sensitive (d->copy_button, !busy);
   gtk_widget_set_sensitive (d->cancel_button, busy);
-  if (busy)
-    gtk_widget_show (d->progress_box);
-  else
+  if (!busy)
     gtk_widget_hide (d->progress_box);
 }
 
-/* A buffer of `rect` of `buffer`, in its format, in the plug-in's memory (zero outside the
- * buffer's extent, as the selection's abyss reads). */
-static GeglBuffer *
-local_copy (GeglBuffer *buffer, const GeglRectangle *rect)
+gboolean
+gpuhist_dialog_image_open (GpuhistDialog *d)
 {
-  GeglBuffer *copy = gegl_buffer_new (rect, gegl_buffer_get_format (buffer));
-
-  gegl_buffer_copy (buffer, rect, GEGL_ABYSS_NONE, copy, rect);
-  return copy;
+  return d->params.source_exists == NULL || d->params.source_exists (d->params.source_exists_data);
 }
 
-/* The source for a Re-run's worker, its pixels and selection read here, on the main thread.
- * GIMP 2.10's resident plug-in is an extension: libgimp reads GIMP's wire in the main loop, so a
- * worker's tile requests had their answers taken from it ("unexpected tile message", then the
- * plug-in died; docs/RELIABILITY.md).  The first run's tiles were cached, which hid it until a
- * Re-run read tiles that were not: the visible image's, a second selection buffer, a large
- * layer's. */
-static void
-copy_job_source (GpuhistDialog *d)
+/* The fetcher's question between slices: a closed image's drawables are gone. */
+static gboolean
+still_there (gpointer data)
 {
-  const GpuhistSource *source = d->params.source;
-  GeglRectangle mask_rect = source->area;
+  return gpuhist_dialog_image_open (data);
+}
 
-  d->job_source = *source; /* the name and formats stay the source's */
-  d->job_source.buffer = local_copy (source->buffer, &source->area);
-  if (source->coverage_buffer != NULL)
-    {
-      mask_rect.x += source->coverage_dx;
-      mask_rect.y += source->coverage_dy;
-      d->job_source.coverage_buffer = local_copy (source->coverage_buffer, &mask_rect);
-    }
+/* The source a count reads, from the glue (a copy GIMP makes), and its fetcher; FALSE with the
+ * reason in the status line when there is none. */
+static gboolean
+open_job_source (GpuhistDialog *d)
+{
+  GError *error = NULL;
+  gchar *message;
+
+  d->job_source = d->params.source;
+  if (d->params.open_source != NULL)
+    d->job_source = d->params.open_source (d->params.settings->source, d->params.open_source_data,
+                                           &error);
+  if (d->job_source != NULL)
+    d->fetch = gpuhist_strip_fetch_new (d->job_source, d->params.settings, d->cancellable,
+                                        still_there, d, &error);
+  if (d->fetch != NULL)
+    return TRUE;
+  if (d->job_source != NULL && d->params.close_source != NULL)
+    d->params.close_source (d->params.open_source_data);
+  d->job_source = NULL;
+  message = g_strdup_printf (_ ("That failed: %s"),
+                             error != NULL ? error->message : _ ("unknown error"));
+  gpuhist_dialog_set_status (d, message);
+  g_free (message);
+  g_clear_error (&error);
+  return FALSE;
 }
 
 static void
-clear_job_source (GpuhistDialog *d)
+close_job_source (GpuhistDialog *d)
 {
-  g_clear_object (&d->job_source.buffer);
-  g_clear_object (&d->job_source.coverage_buffer);
-  memset (&d->job_source, 0, sizeof d->job_source);
+  if (d->fetch != NULL)
+    d->longest_fetch_us = gpuhist_strip_fetch_longest_us (d->fetch);
+  g_clear_pointer (&d->fetch, gpuhist_strip_fetch_free);
+  if (d->job_source != NULL && d->params.close_source != NULL)
+    d->params.close_source (d->params.open_source_data);
+  d->job_source = NULL;
 }
 
 static void
 start_job (GpuhistDialog *d, GpuhistJobKind job)
 {
-  GError *error = NULL;
+  GTask *task;
 
-  if (d->thread != NULL)
+  if (d->job != GPUHIST_JOB_NONE)
     return;
-
   gpuhist_dialog_save_settings (d);
-  if (job == GPUHIST_JOB_MEASURE && !pick_source (d))
-    return;
-  if (job == GPUHIST_JOB_MEASURE)
-    copy_job_source (d);
+  d->cancellable = g_cancellable_new ();
+  if (job == GPUHIST_JOB_MEASURE && !open_job_source (d))
+    {
+      g_clear_object (&d->cancellable);
+      return;
+    }
   d->job = job;
   d->job_settings = *d->params.settings;
   d->job_settings.output_file = NULL; /* the glue writes the output file, not a re-run */
   memset (&d->job_report, 0, sizeof d->job_report);
   d->job_ok = FALSE;
   g_clear_error (&d->job_error);
-  g_atomic_int_set (&d->cancel, 0);
   g_atomic_int_set (&d->progress_permille, job == GPUHIST_JOB_MEASURE ? 0 : -1);
 
   if (job == GPUHIST_JOB_COMPARE)
     {
       /* The patterns replace the rows of an earlier comparison. */
-      gh_result_clear (&d->params.report->flat);
-      gh_result_clear (&d->params.report->noise);
-      memset (&d->params.report->flat, 0, sizeof d->params.report->flat);
-      memset (&d->params.report->noise, 0, sizeof d->params.report->noise);
+      gpuhist_report_reset_comparison (d->params.report);
       gpuhist_dialog_fill_compare (d);
     }
 
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (d->progress), 0.0);
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (d->progress),
                              job == GPUHIST_JOB_MEASURE
-                                 ? _ ("Measuring the layer again…")
+                                 ? _ ("Counting the levels again…")
                                  : _ ("Counting a flat and a noise image of the layer's size…"));
   gpuhist_dialog_set_status (d, NULL);
   gpuhist_dialog_set_busy (d, TRUE);
 
-  d->thread = g_thread_try_new ("gpuhist-worker", worker, d, &error);
-  if (d->thread == NULL)
-    {
-      clear_job_source (d);
-      gpuhist_dialog_set_busy (d, FALSE);
-      gpuhist_dialog_set_status (d, error->message);
-      g_clear_error (&error);
-      return;
-    }
-
+  d->job_started_us = g_get_monotonic_time ();
+  task = g_task_new (NULL, d->cancellable, job_finished, d);
+  g_task_set_task_data (task, d, NULL);
+  g_task_run_in_thread (task, worker);
+  g_object_unref (task);
   d->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, progress_tick, d);
-  gtk_widget_grab_focus (d->cancel_button);
 }
 
-static gboolean
-job_finished (gpointer data)
+/* The job's report replaces the dialog's only when it is whole. */
+static void
+take_job_report (GpuhistDialog *d, gboolean cancelled)
 {
-  GpuhistDialog *d = data;
-  gboolean cancelled = g_atomic_int_get (&d->cancel) != 0
-                       || g_error_matches (d->job_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-
-  g_thread_join (d->thread);
-  d->thread = NULL;
-  clear_job_source (d);
-  if (d->progress_source != 0)
-    {
-      g_source_remove (d->progress_source);
-      d->progress_source = 0;
-    }
-
   if (d->job == GPUHIST_JOB_MEASURE)
     {
       if (d->job_ok && !cancelled)
@@ -255,40 +236,78 @@ job_finished (gpointer data)
         gpuhist_report_clear (&d->job_report);
     }
   else if (!d->job_ok || cancelled)
-    {
-      /* Half a comparison is no comparison. */
-      gh_result_clear (&d->params.report->flat);
-      gh_result_clear (&d->params.report->noise);
-      memset (&d->params.report->flat, 0, sizeof d->params.report->flat);
-      memset (&d->params.report->noise, 0, sizeof d->params.report->noise);
-    }
+    gpuhist_report_reset_comparison (d->params.report); /* half a comparison is none */
+}
 
+static void
+say_how_it_went (GpuhistDialog *d, GpuhistJobKind job, gboolean cancelled)
+{
+  gchar *message = NULL;
+
+  if (cancelled)
+    gpuhist_dialog_set_status (d, _ ("Cancelled: the tables show the last complete run."));
+  else if (!d->job_ok)
+    {
+      message = g_strdup_printf (_ ("That failed: %s"), d->job_error != NULL
+                                                            ? d->job_error->message
+                                                            : _ ("unknown error"));
+      gpuhist_dialog_set_status (d, message);
+    }
+  else if (job == GPUHIST_JOB_COMPARE)
+    gpuhist_dialog_set_status (d, _ ("Compared: see the contention table."));
+  else
+    gpuhist_dialog_set_status (d, _ ("Measured again."));
+  g_free (message);
+}
+
+static void
+job_finished (GObject *source_object, GAsyncResult *result, gpointer data)
+{
+  GpuhistDialog *d = data;
+  GpuhistJobKind job = d->job;
+  gboolean cancelled = g_cancellable_is_cancelled (d->cancellable)
+                       || g_error_matches (d->job_error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  (void) source_object;
+  (void) result;
+  close_job_source (d);
+  g_clear_object (&d->cancellable);
+  if (d->progress_source != 0)
+    {
+      g_source_remove (d->progress_source);
+      d->progress_source = 0;
+    }
+  take_job_report (d, cancelled);
   d->job = GPUHIST_JOB_NONE;
   if (!d->closing)
     {
-      gchar *message = NULL;
-
       gpuhist_dialog_update_all (d);
       gpuhist_dialog_set_busy (d, FALSE);
-      if (cancelled)
-        gpuhist_dialog_set_status (d, _ ("Cancelled: the tables show the last complete run."));
-      else if (!d->job_ok)
+      if (d->count_again)
         {
-          message
-              = g_strdup_printf (_ ("That failed: %s"), d->job_error != NULL ? d->job_error->message
-                                                                             : _ ("unknown error"));
-          gpuhist_dialog_set_status (d, message);
+          d->count_again = FALSE;
+          gpuhist_dialog_count (d, TRUE);
         }
       else
-        gpuhist_dialog_set_status (d, d->params.report->flat.channels > 0
-                                          ? _ ("Compared: see the contention table.")
-                                          : _ ("Measured again."));
-      g_free (message);
-      gtk_widget_grab_focus (d->rerun_button);
+        {
+          gpuhist_dialog_set_stale (d, cancelled || !d->job_ok);
+          say_how_it_went (d, job, cancelled);
+          if (!d->job_automatic)
+            gtk_widget_grab_focus (d->rerun_button);
+        }
     }
   g_clear_error (&d->job_error);
+}
 
-  return G_SOURCE_REMOVE;
+void
+gpuhist_dialog_stop_job (GpuhistDialog *d)
+{
+  d->count_again = FALSE;
+  if (d->job == GPUHIST_JOB_NONE)
+    return;
+  g_cancellable_cancel (d->cancellable);
+  while (d->job != GPUHIST_JOB_NONE)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 void
@@ -297,32 +316,48 @@ gpuhist_dialog_cancel_clicked (GtkButton *button, gpointer data)
   GpuhistDialog *d = data;
 
   (void) button;
-  g_atomic_int_set (&d->cancel, 1);
+  d->count_again = FALSE;
+  if (d->cancellable != NULL)
+    g_cancellable_cancel (d->cancellable);
   gtk_widget_set_sensitive (d->cancel_button, FALSE);
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (d->progress), _ ("Cancelling…"));
 }
 
 void
-gpuhist_dialog_rerun_clicked (GtkButton *button, gpointer data)
+gpuhist_dialog_count (GpuhistDialog *d, gboolean automatic)
 {
-  GpuhistDialog *d = data;
-
-  (void) button;
-  /* GIMP keeps the pixels of a closed image alive for us: measuring them again would look like
-   * success.  Say what happened instead. */
-  if (d->params.source_exists != NULL && !d->params.source_exists (d->params.source_exists_data))
+  if (d->job != GPUHIST_JOB_NONE)
     {
-      gpuhist_dialog_set_status (
-          d, _ ("The image was closed: there is nothing to measure again.  The tables show "
-                "the last run; export or copy them, or close the dialog."));
+      /* Stale already: count once this one has stopped (job_finished). */
+      d->count_again = TRUE;
+      g_cancellable_cancel (d->cancellable);
       return;
     }
+  /* GIMP keeps the pixels of a closed image alive for us: measuring them again would look like
+   * success.  Say what happened instead. */
+  if (!gpuhist_dialog_image_open (d))
+    {
+      gpuhist_dialog_follow_stop (d);
+      return;
+    }
+  gpuhist_dialog_set_stale (d, TRUE);
+  d->job_automatic = automatic;
   start_job (d, GPUHIST_JOB_MEASURE);
+}
+
+void
+gpuhist_dialog_rerun_clicked (GtkButton *button, gpointer data)
+{
+  (void) button;
+  gpuhist_dialog_count (data, FALSE);
 }
 
 void
 gpuhist_dialog_compare_clicked (GtkButton *button, gpointer data)
 {
+  GpuhistDialog *d = data;
+
   (void) button;
-  start_job (data, GPUHIST_JOB_COMPARE);
+  d->job_automatic = FALSE;
+  start_job (d, GPUHIST_JOB_COMPARE);
 }

@@ -281,6 +281,15 @@ build_counting_controls (GpuhistDialog *d, GtkWidget *main_box)
       row, _ ("Rea_d from:"), sources, G_N_ELEMENTS (sources), d->params.settings->source,
       _ ("For Re-run: the drawable, or the image as it is shown, every visible layer composited "
          "(the image is not changed)"));
+  d->follow_toggle = gtk_check_button_new_with_mnemonic (_ ("Follow the ima_ge"));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (d->follow_toggle),
+                                d->params.settings->follow && d->params.signature != NULL);
+  gtk_widget_set_sensitive (d->follow_toggle, d->params.signature != NULL);
+  gimp_help_set_help_data (d->follow_toggle,
+                           _ ("Count again by itself half a second after the image changes: its "
+                              "pixels, the active layer or channel, or the selection"),
+                           NULL);
+  gtk_box_pack_start (GTK_BOX (row), d->follow_toggle, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (main_box), row, FALSE, FALSE, 0);
 }
 
@@ -333,6 +342,10 @@ build_progress (GpuhistDialog *d, GtkWidget *main_box)
   d->cancel_button = gtk_button_new_with_mnemonic (_ ("Ca_ncel"));
   gtk_box_pack_start (GTK_BOX (d->progress_box), d->cancel_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (main_box), d->progress_box, FALSE, FALSE, 0);
+  d->stale = left_label (_ ("Out of date: the image changed, and the tables show the last "
+                            "complete count until the new one is done."));
+  gtk_label_set_line_wrap (GTK_LABEL (d->stale), TRUE);
+  gtk_box_pack_start (GTK_BOX (main_box), d->stale, FALSE, FALSE, 0);
   d->status = left_label (NULL);
   gtk_label_set_ellipsize (GTK_LABEL (d->status), PANGO_ELLIPSIZE_END);
   gtk_box_pack_start (GTK_BOX (main_box), d->status, FALSE, FALSE, 0);
@@ -354,6 +367,10 @@ connect_signals (GpuhistDialog *d)
   g_signal_connect (d->export_button, "clicked", G_CALLBACK (gpuhist_dialog_export_clicked), d);
   g_signal_connect (d->copy_button, "clicked", G_CALLBACK (gpuhist_dialog_copy_clicked), d);
   g_signal_connect (d->cancel_button, "clicked", G_CALLBACK (gpuhist_dialog_cancel_clicked), d);
+  g_signal_connect (d->follow_toggle, "toggled", G_CALLBACK (gpuhist_dialog_follow_toggled), d);
+  g_signal_connect (d->bins_combo, "changed", G_CALLBACK (gpuhist_dialog_choice_changed), d);
+  g_signal_connect (d->weighting_combo, "changed", G_CALLBACK (gpuhist_dialog_choice_changed), d);
+  g_signal_connect (d->source_combo, "changed", G_CALLBACK (gpuhist_dialog_choice_changed), d);
 }
 
 /* A column of panes and the scrolled window it sits in. */
@@ -465,6 +482,7 @@ build (GpuhistDialog *d)
   gpuhist_dialog_bin_changed (GPUHIST_HISTOGRAM_VIEW (d->view), -1, d);
   gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
   gpuhist_dialog_set_busy (d, FALSE);
+  gpuhist_dialog_set_stale (d, FALSE);
   /* Realized, so that the tables measure all their rows, and with the rows Compare adds. */
   gpuhist_dialog_fill_compare_as_compared (d);
   gtk_widget_realize (d->dialog);
@@ -472,6 +490,7 @@ build (GpuhistDialog *d)
   gpuhist_dialog_fill_compare (d);
   gtk_widget_show (d->dialog);
   gtk_widget_grab_focus (d->rerun_button);
+  gpuhist_dialog_follow_start (d);
 }
 
 gboolean
@@ -499,13 +518,9 @@ gpuhist_dialog_run (const GpuhistDialogParams *params)
 
   /* Closing while the worker runs: cancel it and wait, keeping the main loop alive. */
   d->closing = TRUE;
-  if (d->thread != NULL)
-    {
-      g_atomic_int_set (&d->cancel, 1);
-      gtk_widget_hide (d->dialog);
-      while (d->thread != NULL)
-        g_main_context_iteration (NULL, TRUE);
-    }
+  gpuhist_dialog_follow_stop (d);
+  gtk_widget_hide (d->dialog);
+  gpuhist_dialog_stop_job (d);
 
   gpuhist_dialog_save_settings (d);
   /* What Copy table put on the clipboard outlives the plug-in where a clipboard manager runs. */

@@ -30,16 +30,24 @@ typedef struct
                                   noise rows included when the user compared */
   GpuhistSaveSettingsFunc save_settings; /* may be NULL */
   gpointer save_settings_data;
-  /* Says whether the drawable is still there (the user may close the image while the dialog is
-   * open); Re-run refuses, saying why, when it is not.  May be NULL. */
+  /* Says whether the image is still open (the user may close it while the dialog is open);
+   * Re-run refuses, saying why, and following stops when it is not.  May be NULL. */
   gboolean (*source_exists) (gpointer user_data);
   gpointer source_exists_data;
-  /* What Re-run reads when the user picked another source (the layer, or the visible image):
-   * called from the main thread before the worker starts; the source stays the glue's and alive
-   * until the dialog returns.  NULL with *error set when there is none (no visible layer).  May
-   * be NULL: the source then stays params->source. */
+  /* What a count reads, opened on the main thread before each count: a copy that GIMP makes of
+   * the drawable active now (the dialog follows it) or of the visible image, never inserted, so
+   * that an edit, a deletion or a resize while the worker counts cannot reach what it reads;
+   * close_source deletes it once the count is over.  NULL with *error set when there is none
+   * (no visible layer, a layer group, a selection beside the drawable).  May be NULL: the
+   * counts then read params->source. */
   const GpuhistSource *(*open_source) (GpuhistSourceKind kind, gpointer user_data, GError **error);
+  void (*close_source) (gpointer user_data);
   gpointer open_source_data;
+  /* What following compares every half second (watch.h): a few bytes that change when the
+   * counted pixels, the active drawable or the selection change; NULL once the image is gone.
+   * May be NULL: the dialog then does not offer to follow. */
+  GBytes *(*signature) (GpuhistSourceKind kind, gpointer user_data);
+  gpointer signature_data;
 } GpuhistDialogParams;
 
 /* Runs the dialog until the user closes it; work in progress is cancelled and waited for.

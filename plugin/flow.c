@@ -1,4 +1,6 @@
 /* gpu-histogram: the one run flow.  See flow.h. */
+#include <string.h>
+
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 
@@ -24,6 +26,13 @@ fail (GError **error, GpuhistErrorCode code, const char *message)
   return FALSE;
 }
 
+static const GpuhistSource *
+no_source (GError **error, GpuhistErrorCode code, const char *message)
+{
+  fail (error, code, message);
+  return NULL;
+}
+
 /* Which of several selected drawables was counted: for the report, and said at once when the
  * user is there to read it.  NULL for one drawable. */
 static gchar *
@@ -40,129 +49,218 @@ several_drawables_note (const GpuhistHost *host, const GpuhistRequest *request, 
   return note;
 }
 
-/* What to count of `drawable` (the request's, or the visible image's layer, which GIMP does not
- * let PDB calls such as mask_intersect see, since it is never inserted): its kind and the
- * selection's bounds within it; FALSE when they do not intersect. */
-static gboolean
-drawable_area (const GpuhistHost *host, const GpuhistRequest *request, gpointer drawable,
-               GpuhistDrawableKind *kind, GeglRectangle *area)
+/* What one source reads.  GIMP does not let PDB calls such as mask_intersect see a layer or
+ * channel that was never inserted, so the kind, the selection's bounds and the name come from
+ * the drawable in the image. */
+typedef struct
 {
-  if (drawable != request->drawable)
+  gpointer target;          /* the drawable counted, in the image; NULL: the visible image */
+  gpointer pixels;          /* what is read: target, GIMP's copy of it, the visible image's layer */
+  gpointer in_image;        /* a drawable of the image, whose selection is read */
+  gboolean copy_selection;  /* read GIMP's copy of the selection instead of the selection */
+} SourceItems;
+
+/* A source and what it holds. */
+typedef struct
+{
+  GpuhistSource source;
+  GeglBuffer *buffer;
+  GeglBuffer *mask;
+  gpointer pixels_copy; /* deleted with the source; NULL when the pixels are not a copy */
+  gpointer mask_copy;
+  gboolean opened;
+} OpenSource;
+
+/* The kind of what is counted and the selection's bounds within it; FALSE when they do not
+ * intersect. */
+static gboolean
+drawable_area (const GpuhistHost *host, const SourceItems *items, GpuhistDrawableKind *kind,
+               GeglRectangle *area)
+{
+  if (items->target == NULL)
     {
       *kind = GPUHIST_DRAWABLE_LAYER;
-      return host->image_mask_bounds (request->drawable, area);
+      return host->image_mask_bounds (items->in_image, area);
     }
-  *kind = host->is_mask_or_channel (drawable) ? GPUHIST_DRAWABLE_MASK_OR_CHANNEL
-                                              : GPUHIST_DRAWABLE_LAYER;
-  return host->mask_intersect (drawable, area);
+  *kind = host->is_mask_or_channel (items->target) ? GPUHIST_DRAWABLE_MASK_OR_CHANNEL
+                                                   : GPUHIST_DRAWABLE_LAYER;
+  return host->mask_intersect (items->target, area);
 }
 
-/* The drawable's pixels as a source, the engine starting up while GIMP gives them.  note NULL:
- * the note about several drawables was made already. */
+/* The image's selection (or GIMP's copy of it) beside the source. */
+static void
+open_selection (const GpuhistHost *host, const SourceItems *items, OpenSource *open)
+{
+  int offset_x = 0;
+  int offset_y = 0;
+
+  open->mask = host->get_selection (items->in_image, &offset_x, &offset_y);
+  if (open->mask != NULL && items->copy_selection)
+    {
+      g_clear_object (&open->mask);
+      open->mask_copy = host->copy_selection (items->in_image);
+      if (open->mask_copy != NULL)
+        open->mask = host->get_buffer (open->mask_copy);
+    }
+  /* The visible image's layer covers the image: no offsets. */
+  if (items->target == NULL)
+    offset_x = offset_y = 0;
+  gpuhist_source_set_coverage (&open->source, open->mask, offset_x, offset_y);
+}
+
+/* The pixels as a source, the engine starting up while GIMP gives them.  note NULL: the note
+ * about several drawables was made already, or is not wanted. */
 static gboolean
-open_source (const GpuhistHost *host, const GpuhistRequest *request, gpointer drawable,
-             gboolean start_engine, GpuhistSource *source, GeglBuffer **buffer, GeglBuffer **mask,
-             gchar **note, GError **error)
+open_source (const GpuhistHost *host, const GpuhistRequest *request, const SourceItems *items,
+             gboolean start_engine, OpenSource *open, gchar **note, GError **error)
 {
   GpuhistDrawableKind kind;
   GeglRectangle area;
   gchar *name;
   gboolean ok;
 
-  if (drawable == request->drawable && host->is_group (drawable))
+  if (items->target != NULL && host->is_group (items->target))
     return fail (error, GPUHIST_ERROR_NO_PIXELS, _ (host->group_error));
-  if (!drawable_area (host, request, drawable, &kind, &area) || area.width <= 0 || area.height <= 0)
+  if (!drawable_area (host, items, &kind, &area) || area.width <= 0 || area.height <= 0)
     return fail (error, GPUHIST_ERROR_NO_PIXELS,
                  _ ("The selection does not intersect the drawable: there are no pixels to "
                     "count."));
 
-  name = host->get_name (drawable);
+  name = host->get_name (items->target != NULL ? items->target : items->pixels);
   if (note != NULL)
     *note = several_drawables_note (host, request, name);
   if (start_engine)
     gpuhist_keeper_prepare ();
-  *buffer = host->get_buffer (drawable);
-  if (*buffer == NULL)
+  open->buffer = host->get_buffer (items->pixels);
+  if (open->buffer == NULL)
     {
       g_free (name);
       return fail (error, GPUHIST_ERROR_GIMP, _ ("GIMP did not give the drawable's pixels."));
     }
-  ok = gpuhist_source_init (source, *buffer, &area, kind, request->settings.linear, name, error);
+  ok = gpuhist_source_init (&open->source, open->buffer, &area, kind, request->settings.linear,
+                            name, error);
   g_free (name);
   if (ok)
-    {
-      int offset_x = 0;
-      int offset_y = 0;
-
-      /* The visible image's layer covers the image: no offsets. */
-      *mask = host->get_selection (request->drawable, &offset_x, &offset_y);
-      if (drawable != request->drawable)
-        offset_x = offset_y = 0;
-      gpuhist_source_set_coverage (source, *mask, offset_x, offset_y);
-    }
+    open_selection (host, items, open);
   return ok;
 }
 
-/* The sources of a run: the one the arguments ask for, and in the dialog the other once the
- * user picks it for Re-run; each opened once, all closed when the run ends. */
+static void
+close_source (const GpuhistHost *host, OpenSource *open)
+{
+  gpuhist_source_clear (&open->source);
+  g_clear_object (&open->buffer);
+  g_clear_object (&open->mask);
+  if (open->pixels_copy != NULL)
+    host->delete_copy (open->pixels_copy);
+  if (open->mask_copy != NULL)
+    host->delete_copy (open->mask_copy);
+  memset (open, 0, sizeof *open);
+}
+
+/* The sources of a run: the one the arguments ask for, opened once; in the dialog, each count's
+ * copies, opened before the count and closed after it. */
 typedef struct
 {
   const GpuhistHost *host;
   GpuhistRequest *request;
-  GpuhistSource source[2]; /* by GpuhistSourceKind */
-  GeglBuffer *buffer[2];
-  GeglBuffer *mask[2];
-  gboolean opened[2];
+  OpenSource first;
   gpointer visible; /* the visible image's layer, never inserted; NULL until made */
+  gpointer image;   /* the dialog's, for following */
+  OpenSource counted;
 } FlowSources;
 
-/* What to read for `kind`: the drawable, or for source visible a layer of the image as shown
- * (deleted by close_sources). */
+/* What the run's arguments ask for: the drawable, or for source visible a layer of the image as
+ * shown (deleted by close_sources). */
 static gboolean
-open_kind (FlowSources *s, GpuhistSourceKind kind, gboolean start_engine, gchar **note,
-           GError **error)
+open_first (FlowSources *s, GpuhistSourceKind kind, gboolean start_engine, gchar **note,
+            GError **error)
 {
-  gpointer drawable = s->request->drawable;
+  SourceItems items = { s->request->drawable, s->request->drawable, s->request->drawable, FALSE };
 
-  if (s->opened[kind])
-    return TRUE;
   if (kind == GPUHIST_SOURCE_VISIBLE)
     {
-      if (s->visible == NULL)
-        s->visible = s->host->new_visible (s->request->drawable);
+      s->visible = s->host->new_visible (s->request->drawable);
       if (s->visible == NULL)
         return fail (error, GPUHIST_ERROR_NO_PIXELS,
                      _ ("The image has no visible layer: there is no visible image to count."));
-      drawable = s->visible;
+      items.target = NULL;
+      items.pixels = s->visible;
     }
-  s->opened[kind] = open_source (s->host, s->request, drawable, start_engine, &s->source[kind],
-                                 &s->buffer[kind], &s->mask[kind], note, error);
-  return s->opened[kind];
+  s->first.opened
+      = open_source (s->host, s->request, &items, start_engine, &s->first, note, error);
+  return s->first.opened;
 }
 
 static void
 close_sources (FlowSources *s)
 {
-  for (int kind = 0; kind < 2; kind++)
-    {
-      gpuhist_source_clear (&s->source[kind]);
-      g_clear_object (&s->buffer[kind]);
-      g_clear_object (&s->mask[kind]);
-    }
+  close_source (s->host, &s->first);
+  close_source (s->host, &s->counted);
   if (s->visible != NULL)
-    s->host->delete_visible (s->visible);
+    s->host->delete_copy (s->visible);
   s->visible = NULL;
 }
 
-/* The dialog's hook (GpuhistDialogParams.open_source), on GIMP's main thread. */
+/* The dialog's hook (GpuhistDialogParams.open_source), on GIMP's main thread: copies GIMP makes
+ * of the drawable active now (the dialog follows it) or of the visible image, and of the
+ * selection. */
 static const GpuhistSource *
 dialog_open_source (GpuhistSourceKind kind, gpointer data, GError **error)
 {
   FlowSources *s = data;
+  const GpuhistHost *host = s->host;
+  gpointer active = host->active_drawable (s->image);
+  SourceItems items = { active, NULL, active, TRUE };
+  OpenSource *open = &s->counted;
 
-  if (kind != GPUHIST_SOURCE_DRAWABLE && kind != GPUHIST_SOURCE_VISIBLE)
-    return NULL;
-  return open_kind (s, kind, FALSE, NULL, error) ? &s->source[kind] : NULL;
+  close_source (host, open);
+  if (active == NULL)
+    return no_source (error, GPUHIST_ERROR_NO_PIXELS,
+                      _ ("No layer, layer mask or channel is selected: there is nothing to "
+                         "count."));
+  if (kind == GPUHIST_SOURCE_VISIBLE)
+    {
+      items.target = NULL;
+      open->pixels_copy = host->new_visible (active);
+      if (open->pixels_copy == NULL)
+        return no_source (error, GPUHIST_ERROR_NO_PIXELS,
+                          _ ("The image has no visible layer: there is no visible image to "
+                             "count."));
+    }
+  else if (!host->is_group (active))
+    open->pixels_copy = host->copy_drawable (active);
+  items.pixels = open->pixels_copy;
+  if (items.pixels == NULL && !host->is_group (active))
+    return no_source (error, GPUHIST_ERROR_GIMP, _ ("GIMP did not copy the drawable."));
+  open->opened = open_source (host, s->request, &items, FALSE, open, NULL, error);
+  if (!open->opened)
+    close_source (host, open);
+  return open->opened ? &open->source : NULL;
+}
+
+static void
+dialog_close_source (gpointer data)
+{
+  FlowSources *s = data;
+
+  close_source (s->host, &s->counted);
+}
+
+static GBytes *
+dialog_signature (GpuhistSourceKind kind, gpointer data)
+{
+  FlowSources *s = data;
+
+  return s->host->signature (s->image, kind == GPUHIST_SOURCE_VISIBLE);
+}
+
+static gboolean
+dialog_image_open (gpointer data)
+{
+  FlowSources *s = data;
+
+  return s->host->image_open (s->image);
 }
 
 /* Interactive: measure first (GIMP's progress bar shows it), then the dialog shows the report,
@@ -178,10 +276,14 @@ count_interactively (FlowSources *sources, const GpuhistSource *source,
 
   hooks.save_settings = request->save_settings;
   hooks.save_settings_data = request->save_settings_data;
-  hooks.source_exists = host->exists;
-  hooks.source_exists_data = request->drawable;
+  sources->image = host->image_of (request->drawable);
+  hooks.source_exists = dialog_image_open;
+  hooks.source_exists_data = sources;
   hooks.open_source = dialog_open_source;
+  hooks.close_source = dialog_close_source;
   hooks.open_source_data = sources;
+  hooks.signature = dialog_signature;
+  hooks.signature_data = sources;
   if (!gpuhist_dialog_measure_and_run (source, &request->settings, monitor, report, note,
                                        host->init_ui, &hooks, error))
     return FALSE;
@@ -244,8 +346,8 @@ gpuhist_flow_run (const GpuhistHost *host, GpuhistRequest *request, GpuhistRepor
    * coverage, no engine. */
   *fetch_only = request->mode == GPUHIST_MODE_NONINTERACTIVE && gpuhist_fetch_only_requested ();
   ok = check_settings (&request->settings, &local)
-       && open_kind (&sources, kind, !*fetch_only, &note, &local)
-       && count (&sources, &sources.source[kind], note, *fetch_only, report, &local);
+       && open_first (&sources, kind, !*fetch_only, &note, &local)
+       && count (&sources, &sources.first.source, note, *fetch_only, report, &local);
   gpuhist_keeper_discard ();
   close_sources (&sources);
   g_free (note);

@@ -42,8 +42,18 @@ typedef struct
   /* source visible: a new layer of the drawable's image as shown, never inserted into it (no
    * undo step), and its deletion; NULL when no layer of the image is visible. */
   gpointer (*new_visible) (gpointer drawable);
-  void (*delete_visible) (gpointer layer);
-  gboolean (*exists) (gpointer drawable); /* still there while the dialog is open */
+  void (*delete_copy) (gpointer item); /* a layer or channel made here, never inserted */
+  /* For the dialog's counts: a copy GIMP makes of the drawable, or of the image's selection
+   * (NULL when nothing is selected), never inserted into the image (no undo step), so that the
+   * user's edits, a deletion or a resize while the worker counts cannot reach what it reads;
+   * delete_copy deletes it.  NULL when GIMP made none. */
+  gpointer (*copy_drawable) (gpointer drawable);
+  gpointer (*copy_selection) (gpointer drawable);
+  /* Following the image (watch.h). */
+  gpointer (*image_of) (gpointer drawable);
+  gboolean (*image_open) (gpointer image);
+  gpointer (*active_drawable) (gpointer image);
+  GBytes *(*signature) (gpointer image, gboolean visible);
   void (*progress_init) (const char *message);
   void (*progress_update) (double fraction);
   void (*message) (const char *text); /* shown to the user at once */

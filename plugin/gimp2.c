@@ -17,6 +17,7 @@
 #include "host-common.h"
 #include "report.h"
 #include "texts.h"
+#include "watch.h"
 
 /* What GIMP_RUN_WITH_LAST_VALS repeats (stored with gimp_set_data). */
 typedef struct
@@ -27,6 +28,7 @@ typedef struct
   gint32 bins; /* after the older fields, so that values saved before it existed still read */
   gint32 weighting;
   gint32 source;
+  gint32 follow; /* the dialog's Follow the image */
 } SavedValues;
 
 static void query (void);
@@ -213,21 +215,36 @@ host_new_visible (gpointer drawable)
 }
 
 static void
-host_delete_visible (gpointer layer)
+host_delete_copy (gpointer layer)
 {
   gimp_item_delete (GPOINTER_TO_INT (layer));
+}
+
+static gpointer
+host_copy_drawable (gpointer drawable)
+{
+  gint32 id = GPOINTER_TO_INT (drawable);
+  gint32 copy = gimp_item_is_layer (id) ? gimp_layer_copy (id) : gimp_channel_copy (id);
+
+  return copy > 0 ? GINT_TO_POINTER (copy) : NULL;
+}
+
+static gpointer
+host_copy_selection (gpointer drawable)
+{
+  gint32 image = gimp_item_get_image (GPOINTER_TO_INT (drawable));
+  gint32 copy;
+
+  if (gimp_selection_is_empty (image))
+    return NULL;
+  copy = gimp_channel_copy (gimp_image_get_selection (image));
+  return copy > 0 ? GINT_TO_POINTER (copy) : NULL;
 }
 
 static gchar *
 host_get_name (gpointer drawable)
 {
   return gimp_item_get_name (GPOINTER_TO_INT (drawable));
-}
-
-static gboolean
-host_exists (gpointer drawable)
-{
-  return gimp_item_is_valid (GPOINTER_TO_INT (drawable));
 }
 
 /* Between the measurement and the dialog: GIMP 2.10's progress bar ends and its UI starts. */
@@ -247,8 +264,13 @@ static const GpuhistHost host = {
   host_get_selection,
   host_get_name,
   host_new_visible,
-  host_delete_visible,
-  host_exists,
+  host_delete_copy,
+  host_copy_drawable,
+  host_copy_selection,
+  gpuhist_watch_image_of,
+  gpuhist_watch_image_open,
+  gpuhist_watch_active,
+  gpuhist_watch_signature,
   gpuhist_host_progress_init,
   gpuhist_host_progress_update,
   gpuhist_host_message,
@@ -269,6 +291,7 @@ save_settings (const GpuhistSettings *settings, gpointer user_data)
   saved->linear = settings->linear;
   saved->weighting = settings->weighting;
   saved->source = settings->source;
+  saved->follow = settings->follow;
   saved->output_file[0] = '\0';
   gimp_set_data (PLUG_IN_PROC, saved, sizeof *saved);
 }
@@ -380,7 +403,7 @@ read_arguments (gint n_params, const GimpParam *param, SavedValues *saved)
 static void
 run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals)
 {
-  SavedValues saved = { GPUHIST_DEFAULT_REPETITIONS, FALSE, "", GH_BINS, 0, 0 };
+  SavedValues saved = { GPUHIST_DEFAULT_REPETITIONS, FALSE, "", GH_BINS, 0, 0, TRUE };
   GpuhistRequest request = { 0 };
   GpuhistReport report = { 0 };
   GError *error = NULL;
@@ -414,6 +437,7 @@ run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals)
   request.settings.bins = saved.bins;
   request.settings.weighting = (GpuhistWeighting) saved.weighting;
   request.settings.source = (GpuhistSourceKind) saved.source;
+  request.settings.follow = saved.follow != 0;
   request.settings.output_file = saved.output_file[0] ? saved.output_file : NULL;
   request.save_settings = save_settings;
   request.save_settings_data = &saved;

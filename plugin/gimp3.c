@@ -17,6 +17,7 @@
 #include "host-common.h"
 #include "report.h"
 #include "texts.h"
+#include "watch.h"
 
 typedef struct _GpuhistPlugIn GpuhistPlugIn;
 typedef struct _GpuhistPlugInClass GpuhistPlugInClass;
@@ -145,6 +146,11 @@ add_arguments (GimpProcedure *procedure)
                                    "visible", GPUHIST_SOURCE_VISIBLE, _ ("The visible image"), NULL,
                                    NULL),
       "drawable", G_PARAM_READWRITE);
+  /* Not an argument (scripts have nothing to follow): the dialog's check box, kept with the
+   * procedure's last values. */
+  gimp_procedure_add_boolean_aux_argument (procedure, "follow", _ ("Follow the ima_ge"),
+                                           _ ("Count again by itself when the image changes"),
+                                           TRUE, G_PARAM_READWRITE);
 
   gimp_procedure_add_int_return_value (procedure, "n-channels", "Channels",
                                        GPUHIST_RET_N_CHANNELS_DOC, 0, GPUHIST_MAX_COUNTED_CHANNELS,
@@ -264,21 +270,33 @@ host_new_visible (gpointer drawable)
 }
 
 static void
-host_delete_visible (gpointer layer)
+host_delete_copy (gpointer layer)
 {
   gimp_item_delete (GIMP_ITEM (layer));
+}
+
+static gpointer
+host_copy_drawable (gpointer drawable)
+{
+  if (gimp_item_is_layer (GIMP_ITEM (drawable)))
+    return gimp_layer_copy (GIMP_LAYER (drawable));
+  return gimp_channel_copy (GIMP_CHANNEL (drawable));
+}
+
+static gpointer
+host_copy_selection (gpointer drawable)
+{
+  GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
+
+  if (gimp_selection_is_empty (image))
+    return NULL;
+  return gimp_channel_copy (GIMP_CHANNEL (gimp_image_get_selection (image)));
 }
 
 static gchar *
 host_get_name (gpointer drawable)
 {
   return gimp_item_get_name (GIMP_ITEM (drawable));
-}
-
-static gboolean
-host_exists (gpointer drawable)
-{
-  return gimp_item_is_valid (GIMP_ITEM (drawable));
 }
 
 /* Between the measurement and the dialog: GIMP 3.0's progress bar ends and its UI starts. */
@@ -298,8 +316,13 @@ static const GpuhistHost host = {
   host_get_selection,
   host_get_name,
   host_new_visible,
-  host_delete_visible,
-  host_exists,
+  host_delete_copy,
+  host_copy_drawable,
+  host_copy_selection,
+  gpuhist_watch_image_of,
+  gpuhist_watch_image_open,
+  gpuhist_watch_active,
+  gpuhist_watch_signature,
   gpuhist_host_progress_init,
   gpuhist_host_progress_update,
   gpuhist_host_message,
@@ -327,7 +350,7 @@ save_settings (const GpuhistSettings *settings, gpointer user_data)
   g_object_set (user_data, "repetitions", repetitions, "linear", settings->linear, "bins", bins,
                 "weighting", settings->weighting == GPUHIST_WEIGHTING_PIXELS ? "pixels" : "gimp",
                 "source", settings->source == GPUHIST_SOURCE_VISIBLE ? "visible" : "drawable",
-                NULL);
+                "follow", settings->follow, NULL);
 }
 
 static GimpValueArray *
@@ -360,9 +383,10 @@ read_arguments (GimpRunMode run_mode, GimpProcedureConfig *config, GpuhistSettin
   gint repetitions = GPUHIST_DEFAULT_REPETITIONS;
   gboolean linear = FALSE;
   gint bins = GH_BINS;
+  gboolean follow = TRUE;
 
   g_object_get (config, "output-file", &output_file, "repetitions", &repetitions, "linear", &linear,
-                "bins", &bins, NULL);
+                "bins", &bins, "follow", &follow, NULL);
   if (run_mode == GIMP_RUN_INTERACTIVE)
     g_clear_pointer (&output_file, g_free); /* the dialog exports on request */
   if (run_mode != GIMP_RUN_NONINTERACTIVE && !gpuhist_bins_valid (bins))
@@ -372,6 +396,7 @@ read_arguments (GimpRunMode run_mode, GimpProcedureConfig *config, GpuhistSettin
   settings->bins = bins;
   settings->weighting = gimp_procedure_config_get_choice_id (config, "weighting");
   settings->source = gimp_procedure_config_get_choice_id (config, "source");
+  settings->follow = follow;
   if (output_file != NULL && output_file[0] == '\0')
     g_clear_pointer (&output_file, g_free);
   settings->output_file = output_file;

@@ -156,6 +156,15 @@ gboolean
 gpuhist_measure (gh_engine *engine, const GpuhistSource *source, const GpuhistSettings *settings,
                  const GpuhistMonitor *monitor, GpuhistReport *report, GError **error)
 {
+  return gpuhist_measure_bands (engine, source, settings, monitor, NULL, NULL, report, error);
+}
+
+gboolean
+gpuhist_measure_bands (gh_engine *engine, const GpuhistSource *source,
+                       const GpuhistSettings *settings, const GpuhistMonitor *monitor,
+                       GpuhistBandReader reader, gpointer reader_data, GpuhistReport *report,
+                       GError **error)
+{
   GpuhistStream stream;
   gint64 start;
   int bins = settings && settings->bins > 0 ? settings->bins : GH_BINS;
@@ -165,6 +174,8 @@ gpuhist_measure (gh_engine *engine, const GpuhistSource *source, const GpuhistSe
   gpuhist_report_clear (report);
   if (!open_stream (engine, source, settings, monitor, bins, &stream, error))
     return FALSE;
+  stream.reader = reader;
+  stream.reader_data = reader_data;
   set_methods (engine, settings);
 
   start = g_get_monotonic_time ();

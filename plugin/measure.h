@@ -13,6 +13,7 @@
 #define GPUHIST_MEASURE_H
 
 #include "core.h"
+#include "stream.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +25,14 @@ G_BEGIN_DECLS
 gboolean gpuhist_measure (gh_engine *engine, const GpuhistSource *source,
                           const GpuhistSettings *settings, const GpuhistMonitor *monitor,
                           GpuhistReport *report, GError **error);
+
+/* The same, the bands read by `reader` (on the counting thread, from pixels fetched elsewhere:
+ * strip-fetch.h) instead of from source->buffer here.  A GPU fault's count again on the CPU
+ * reads the bands again from the start. */
+gboolean gpuhist_measure_bands (gh_engine *engine, const GpuhistSource *source,
+                                const GpuhistSettings *settings, const GpuhistMonitor *monitor,
+                                GpuhistBandReader reader, gpointer reader_data,
+                                GpuhistReport *report, GError **error);
 
 /* Adds the flat and noise rows to the report (same size and channels as the layer). */
 gboolean gpuhist_compare_patterns (gh_engine *engine, const GpuhistSettings *settings,

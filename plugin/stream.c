@@ -113,14 +113,35 @@ stream_init (GpuhistStream *stream, const GpuhistSource *source, const GpuhistMo
   return TRUE;
 }
 
+/* Narrows `rows` rows read in the fetch format (packed) into strip, in the engine's samples. */
+static gboolean
+convert_rows (GpuhistStream *stream, const uint8_t *raw, int rows, uint8_t *strip, GError **error)
+{
+  size_t samples = (size_t) rows * stream->source->area.width * stream->source->channels;
+  gboolean converted;
+
+  if (stream->direct)
+    {
+      memcpy (strip, raw, samples * stream->bytes_per_sample);
+      return TRUE;
+    }
+  if (stream->bytes_per_sample == 2)
+    converted = gpuhist_convert_samples16 (stream->type, raw, samples, (uint16_t *) strip);
+  else
+    converted = gpuhist_convert_samples (stream->type, raw, samples, strip);
+  if (!converted)
+    g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_UNSUPPORTED,
+                 _ ("Pixels of type \"%s\" cannot be counted."), stream->type);
+  return converted;
+}
+
 /* Reads `rows` rows from buffer row y into strip (packed rows of 8-bit or 16-bit samples). */
 static gboolean
 fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *strip, GError **error)
 {
   const GpuhistSource *source = stream->source;
   int width = source->area.width;
-  size_t row_samples = (size_t) width * source->channels;
-  size_t row_bytes = row_samples * stream->bytes_per_sample;
+  size_t row_bytes = (size_t) width * source->channels * stream->bytes_per_sample;
   gint64 start = g_get_monotonic_time ();
 
   if (stream->direct)
@@ -137,23 +158,11 @@ fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *strip, GError **err
           int n = gpuhist_band_rows (y + done, MIN (stream->scratch_rows, rows - done),
                                      stream->tile_height, stream->shift_y);
           GeglRectangle rect = { source->area.x, y + done, width, n };
-          size_t samples = (size_t) n * row_samples;
-          uint8_t *dst = strip + (size_t) done * row_bytes;
-          gboolean converted;
 
           gegl_buffer_get (source->buffer, &rect, 1.0, stream->fetch_format, stream->scratch,
-                           (gint) ((size_t) width * stream->fetch_bpp), GEGL_ABYSS_NONE);
-          if (stream->bytes_per_sample == 2)
-            converted = gpuhist_convert_samples16 (stream->type, stream->scratch, samples,
-                                                   (uint16_t *) dst);
-          else
-            converted = gpuhist_convert_samples (stream->type, stream->scratch, samples, dst);
-          if (!converted)
-            {
-              g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_UNSUPPORTED,
-                           _ ("Pixels of type \"%s\" cannot be counted."), stream->type);
-              return FALSE;
-            }
+                           (gint) gpuhist_stream_raw_row_bytes (stream), GEGL_ABYSS_NONE);
+          if (!convert_rows (stream, stream->scratch, n, strip + (size_t) done * row_bytes, error))
+            return FALSE;
           done += n;
         }
     }
@@ -162,8 +171,20 @@ fetch_rows (GpuhistStream *stream, int y, int rows, uint8_t *strip, GError **err
   return TRUE;
 }
 
-/* weighting pixels: the coverage as the weighted path reads it, then 255 where it is at least
- * one half (127.5 of 255, so 128; 32767.5 of 65535, so 32768), else 0. */
+/* weighting pixels: 255 where the coverage read (8 or 16 bits) is at least one half (127.5 of
+ * 255, so 128; 32767.5 of 65535, so 32768), else 0. */
+static void
+threshold_plane (const GpuhistSource *source, const guint8 *own, size_t n, uint8_t *plane)
+{
+  if (source->coverage_bytes == 2)
+    for (size_t i = 0; i < n; i++)
+      plane[i] = ((const uint16_t *) own)[i] >= 32768 ? 255 : 0;
+  else
+    for (size_t i = 0; i < n; i++)
+      plane[i] = own[i] >= 128 ? 255 : 0;
+}
+
+/* weighting pixels: the coverage as the weighted path reads it, then threshold_plane. */
 static void
 fetch_coverage_threshold (const GpuhistSource *source, const GeglRectangle *rect, uint8_t *plane)
 {
@@ -172,12 +193,7 @@ fetch_coverage_threshold (const GpuhistSource *source, const GeglRectangle *rect
 
   gegl_buffer_get (source->coverage_buffer, rect, 1.0, source->coverage_format, own,
                    rect->width * source->coverage_bytes, GEGL_ABYSS_NONE);
-  if (source->coverage_bytes == 2)
-    for (size_t i = 0; i < n; i++)
-      plane[i] = ((const uint16_t *) own)[i] >= 32768 ? 255 : 0;
-  else
-    for (size_t i = 0; i < n; i++)
-      plane[i] = own[i] >= 128 ? 255 : 0;
+  threshold_plane (source, own, n, plane);
   g_free (own);
 }
 
@@ -199,6 +215,41 @@ fetch_coverage (GpuhistStream *stream, int y, int rows, uint8_t *plane)
                      source->area.width * source->coverage_bytes, GEGL_ABYSS_NONE);
   stream->fetch_us += g_get_monotonic_time () - start;
   stream->fetched_bytes += (guint64) rows * source->area.width * stream->plane_bytes;
+}
+
+size_t
+gpuhist_stream_raw_row_bytes (const GpuhistStream *stream)
+{
+  return (size_t) stream->source->area.width * stream->fetch_bpp;
+}
+
+size_t
+gpuhist_stream_raw_plane_row_bytes (const GpuhistStream *stream)
+{
+  return stream->plane_bytes > 0
+             ? (size_t) stream->source->area.width * stream->source->coverage_bytes
+             : 0;
+}
+
+gboolean
+gpuhist_stream_convert_band (GpuhistStream *stream, const uint8_t *raw, const uint8_t *raw_plane,
+                             int rows, uint8_t *strip, uint8_t *plane, GError **error)
+{
+  const GpuhistSource *source = stream->source;
+  size_t pixels = (size_t) rows * source->area.width;
+
+  if (!convert_rows (stream, raw, rows, strip, error))
+    return FALSE;
+  if (stream->plane_bytes > 0 && plane != NULL && raw_plane != NULL)
+    {
+      if (stream->coverage_threshold)
+        threshold_plane (source, raw_plane, pixels, plane);
+      else
+        memcpy (plane, raw_plane, pixels * source->coverage_bytes);
+    }
+  stream->fetched_bytes
+      += (guint64) pixels * (source->channels * stream->bytes_per_sample + stream->plane_bytes);
+  return TRUE;
 }
 
 gboolean
@@ -243,9 +294,12 @@ int
 gpuhist_stream_read_band (GpuhistStream *stream, int y, int limit, uint8_t *strip, uint8_t *plane,
                           GError **error)
 {
-  int rows = gpuhist_band_rows (y, MIN (limit, stream->strip_rows), stream->tile_height,
-                                stream->shift_y);
+  int rows;
 
+  if (stream->reader != NULL)
+    return stream->reader (stream, y, limit, strip, plane, stream->reader_data, error);
+  rows = gpuhist_band_rows (y, MIN (limit, stream->strip_rows), stream->tile_height,
+                            stream->shift_y);
   if (!fetch_rows (stream, y, rows, strip, error))
     return 0;
   fetch_coverage (stream, y, rows, plane);

@@ -21,7 +21,14 @@ G_BEGIN_DECLS
  * the engine little.  The engine's staging is two of them (engine-keeper.c). */
 #define GPUHIST_STRIP_TARGET_BYTES ((size_t) 8 << 20)
 
-typedef struct
+typedef struct GpuhistStream GpuhistStream;
+
+/* Where a run's bands come from when not from the buffer on the counting thread: the dialog's
+ * strip fetcher (strip-fetch.h).  Same contract as gpuhist_stream_read_band. */
+typedef int (*GpuhistBandReader) (GpuhistStream *stream, int y, int limit, uint8_t *strip,
+                                  uint8_t *plane, gpointer data, GError **error);
+
+struct GpuhistStream
 {
   const GpuhistSource *source;
   const GpuhistMonitor *monitor;
@@ -44,7 +51,9 @@ typedef struct
   gint64 finish_us;        /* the last count, from the last strip handed over */
   gint64 progress_us;      /* telling GIMP how far the run is */
   gint64 last_progress_us; /* when it was last told */
-} GpuhistStream;
+  GpuhistBandReader reader; /* NULL: gegl_buffer_get here */
+  gpointer reader_data;
+};
 /* Rows of the next band starting at row y (buffer coordinates): at most `limit`, and ending on a
  * tile boundary (tiles of tile_height rows, the buffer shifted by shift_y) whenever that is
  * possible, so that every tile is read once, whole.  Exposed for tests/plugin-core. */
@@ -68,6 +77,18 @@ int gpuhist_stream_read_band (GpuhistStream *stream, int y, int limit, uint8_t *
                               uint8_t *plane, GError **error);
 
 void gpuhist_stream_clear (GpuhistStream *stream);
+
+/* The band's two halves apart, for a reader that fetches GIMP's pixels on another thread than
+ * the one that counts (strip-fetch.h): the bytes of a row as gegl_buffer_get gives it in the
+ * fetch format, and of the coverage in its own format (0 without a plane). */
+size_t gpuhist_stream_raw_row_bytes (const GpuhistStream *stream);
+size_t gpuhist_stream_raw_plane_row_bytes (const GpuhistStream *stream);
+
+/* Narrows `rows` rows read raw (packed, those row sizes) into strip, and the coverage into
+ * plane (thresholded for weighting pixels), as gpuhist_stream_read_band would have. */
+gboolean gpuhist_stream_convert_band (GpuhistStream *stream, const uint8_t *raw,
+                                      const uint8_t *raw_plane, int rows, uint8_t *strip,
+                                      uint8_t *plane, GError **error);
 
 /* Tells the monitor how far the run is, at most once per interval but always at the end. */
 void gpuhist_stream_progress (GpuhistStream *stream, double fraction);

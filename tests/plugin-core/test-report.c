@@ -49,7 +49,7 @@ measure (GeglBuffer *buffer, const char *name, int bins, const char *path, Gpuhi
 {
   GpuhistSource source;
   GpuhistSettings settings
-      = { 0, FALSE, (gchar *) path, bins, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE };
+      = { 0, FALSE, (gchar *) path, bins, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, FALSE };
   GError *error = NULL;
 
   g_assert_true (gpuhist_source_init (&source, buffer, gegl_buffer_get_extent (buffer),
@@ -200,7 +200,7 @@ test_json_comparison (void)
   GeglBuffer *buffer = buffer_new ("R'G'B' u8", 2, 1, pixels);
   gchar *path = temp_path ("gpuhist-test-compare.json");
   GpuhistSettings settings
-      = { 0, FALSE, NULL, 256, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE };
+      = { 0, FALSE, NULL, 256, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, FALSE };
   GpuhistReport report = { 0 };
   GpuhistKeeperStart start;
   JsonParser *parser = json_parser_new ();

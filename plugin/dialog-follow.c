@@ -1,0 +1,136 @@
+/* gpu-histogram: the dialog follows the image.  See dialog-private.h.
+ *
+ * A plug-in gets no signals from GIMP, so the dialog polls: every POLL_MS it asks the glue for
+ * the image's signature (watch.h: the active drawable, its size, offsets and type, small
+ * thumbnails of it and of the selection, or of the image for the visible image) and compares it
+ * with the last.  As GIMP's own Histogram dockable does (app/widgets/gimphistogrameditor.c), a
+ * change restarts a DEBOUNCE_MS timer and the count starts when it fires, so that a stroke or a
+ * drag counts once at its end; a change while a count runs cancels it and counts again.  The
+ * dialog never changes the image: it reads copies that GIMP makes (dialog.h, open_source). */
+#include <glib/gi18n-lib.h>
+
+#include "dialog-private.h"
+
+#define POLL_MS 500
+#define DEBOUNCE_MS 200
+
+void
+gpuhist_dialog_set_stale (GpuhistDialog *d, gboolean stale)
+{
+  if (stale)
+    gtk_widget_show (d->stale);
+  else
+    gtk_widget_hide (d->stale);
+}
+
+static gboolean
+debounced (gpointer data)
+{
+  GpuhistDialog *d = data;
+
+  d->debounce_source = 0;
+  gpuhist_dialog_count (d, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* A change: the tables are out of date from now on, and counted again DEBOUNCE_MS after the last
+ * change. */
+static void
+changed (GpuhistDialog *d)
+{
+  gpuhist_dialog_set_stale (d, TRUE);
+  if (d->debounce_source != 0)
+    g_source_remove (d->debounce_source);
+  d->debounce_source = g_timeout_add (DEBOUNCE_MS, debounced, d);
+}
+
+static GBytes *
+signature (GpuhistDialog *d)
+{
+  return d->params.signature (d->params.settings->source, d->params.signature_data);
+}
+
+static gboolean
+poll (gpointer data)
+{
+  GpuhistDialog *d = data;
+  GBytes *now = signature (d);
+
+  if (now == NULL)
+    {
+      d->poll_source = 0;
+      gpuhist_dialog_follow_stop (d);
+      return G_SOURCE_REMOVE;
+    }
+  if (d->seen == NULL || !g_bytes_equal (now, d->seen))
+    {
+      g_clear_pointer (&d->seen, g_bytes_unref);
+      d->seen = now;
+      changed (d);
+    }
+  else
+    g_bytes_unref (now);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+gpuhist_dialog_follow_start (GpuhistDialog *d)
+{
+  if (d->params.signature == NULL || d->poll_source != 0 || d->image_gone
+      || !gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (d->follow_toggle)))
+    return;
+  g_clear_pointer (&d->seen, g_bytes_unref);
+  d->seen = signature (d); /* what the shown counts were taken from */
+  d->poll_source = g_timeout_add (POLL_MS, poll, d);
+}
+
+/* Stops polling; when the image is gone, says so once and for all. */
+void
+gpuhist_dialog_follow_stop (GpuhistDialog *d)
+{
+  if (d->poll_source != 0)
+    g_source_remove (d->poll_source);
+  if (d->debounce_source != 0)
+    g_source_remove (d->debounce_source);
+  d->poll_source = d->debounce_source = 0;
+  g_clear_pointer (&d->seen, g_bytes_unref);
+  if (d->closing || d->image_gone || gpuhist_dialog_image_open (d))
+    return;
+  d->image_gone = TRUE;
+  gtk_widget_set_sensitive (d->follow_toggle, FALSE);
+  gpuhist_dialog_set_status (
+      d, _ ("The image was closed: the dialog no longer follows it.  The tables show the last "
+            "run; export or copy them, or close the dialog."));
+}
+
+void
+gpuhist_dialog_follow_toggled (GtkToggleButton *toggle, gpointer data)
+{
+  GpuhistDialog *d = data;
+
+  d->params.settings->follow = gtk_toggle_button_get_active (toggle);
+  if (!d->params.settings->follow)
+    {
+      gpuhist_dialog_follow_stop (d);
+      return;
+    }
+  gpuhist_dialog_follow_start (d);
+  changed (d); /* what changed while it was off is counted now */
+}
+
+void
+gpuhist_dialog_choice_changed (GtkComboBox *combo, gpointer data)
+{
+  GpuhistDialog *d = data;
+
+  (void) combo;
+  if (d->job == GPUHIST_JOB_MEASURE)
+    gpuhist_dialog_count (d, TRUE);
+  else if (d->poll_source != 0)
+    {
+      /* Another source has another signature: compare from the next poll on. */
+      g_clear_pointer (&d->seen, g_bytes_unref);
+      d->seen = signature (d);
+      changed (d);
+    }
+}

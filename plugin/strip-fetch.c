@@ -1,0 +1,372 @@
+/* gpu-histogram: the dialog's strip fetcher.  See strip-fetch.h. */
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "strip-fetch.h"
+
+/* Two bands: the worker counts one while the main thread fetches the other. */
+#define N_SLOTS 2
+/* A piece is about this many bytes of GIMP's pixels: a few milliseconds over libgimp's wire. */
+#define PIECE_BYTES ((size_t) 1 << 20)
+/* The main thread fetches pieces for at most this long a dispatch, then lets GTK run. */
+#define DISPATCH_BUDGET_US 8000
+/* How often a waiting worker looks at the cancellable: well within the 100 ms a cancel may take. */
+#define WAIT_US 20000
+
+typedef enum
+{
+  SLOT_FREE,
+  SLOT_FILLING, /* the main thread fetches its pieces */
+  SLOT_FULL     /* the worker's, until it has counted all its rows */
+} SlotState;
+
+typedef struct
+{
+  SlotState state;
+  guint8 *raw;   /* rows in the fetch format, packed */
+  guint8 *plane; /* the coverage in its own format, packed; NULL without a selection */
+  int y, rows;   /* the band, in buffer rows */
+  int done_x;    /* columns fetched so far (SLOT_FILLING) */
+  int read_rows; /* rows the worker has taken (SLOT_FULL) */
+  gint64 fetch_us;
+} Slot;
+
+/* One piece of a band, fetched without the lock held. */
+typedef struct
+{
+  Slot *slot;
+  guint generation;
+  GeglRectangle rect;
+} Piece;
+
+struct GpuhistStripFetch
+{
+  GpuhistStream stream; /* the formats and the bands, as the worker's stream has them */
+  size_t raw_row, plane_row;
+  int piece_columns;
+  GCancellable *cancellable;
+  GpuhistStillThereFunc still_there;
+  gpointer still_there_data;
+
+  GMutex lock; /* guards what follows */
+  GCond changed;
+  Slot slots[N_SLOTS];
+  int next_y;        /* the next band to fetch */
+  guint generation;  /* bumped when the worker starts again from another row */
+  guint idle_id;     /* 0 while the main thread has nothing to fetch */
+  GError *error;     /* why the main thread stopped */
+  gint64 longest_us; /* the longest dispatch */
+};
+
+static gboolean dispatch (gpointer data);
+
+static int
+area_end (const GpuhistStripFetch *f)
+{
+  return f->stream.source->area.y + f->stream.source->area.height;
+}
+
+/* With the lock held: the main thread fetches again (the worker freed a slot, or wants another
+ * row). */
+static void
+wake_fetcher (GpuhistStripFetch *f)
+{
+  if (f->idle_id == 0 && f->error == NULL)
+    f->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, dispatch, f, NULL);
+}
+
+/* With the lock held: the next piece to fetch, starting a band in a free slot when none is being
+ * filled; FALSE when there is nothing to fetch now. */
+static gboolean
+next_piece (GpuhistStripFetch *f, Piece *piece)
+{
+  const GeglRectangle *area = &f->stream.source->area;
+  Slot *slot = NULL;
+
+  for (int i = 0; i < N_SLOTS && slot == NULL; i++)
+    if (f->slots[i].state == SLOT_FILLING)
+      slot = &f->slots[i];
+  for (int i = 0; i < N_SLOTS && slot == NULL && f->next_y < area_end (f); i++)
+    if (f->slots[i].state == SLOT_FREE)
+      {
+        slot = &f->slots[i];
+        slot->state = SLOT_FILLING;
+        slot->y = f->next_y;
+        slot->rows = gpuhist_band_rows (f->next_y, MIN (f->stream.strip_rows, area_end (f) - f->next_y),
+                                        f->stream.tile_height, f->stream.shift_y);
+        slot->done_x = slot->read_rows = 0;
+        slot->fetch_us = 0;
+        f->next_y += slot->rows;
+      }
+  if (slot == NULL)
+    return FALSE;
+  piece->slot = slot;
+  piece->generation = f->generation;
+  piece->rect = (GeglRectangle){ area->x + slot->done_x, slot->y,
+                                 MIN (f->piece_columns, area->width - slot->done_x), slot->rows };
+  return TRUE;
+}
+
+/* The piece's pixels and coverage, straight into the slot's rows (GIMP's tile requests). */
+static void
+fetch_piece (GpuhistStripFetch *f, const Piece *piece)
+{
+  const GpuhistSource *source = f->stream.source;
+  int column = piece->rect.x - source->area.x;
+
+  gegl_buffer_get (source->buffer, &piece->rect, 1.0, f->stream.fetch_format,
+                   piece->slot->raw + (size_t) column * f->stream.fetch_bpp, (gint) f->raw_row,
+                   GEGL_ABYSS_NONE);
+  if (piece->slot->plane != NULL)
+    {
+      GeglRectangle mask = piece->rect;
+
+      mask.x += source->coverage_dx;
+      mask.y += source->coverage_dy;
+      /* ABYSS_NONE: where the layer lies outside the image, the selection is 0 there. */
+      gegl_buffer_get (source->coverage_buffer, &mask, 1.0, source->coverage_format,
+                       piece->slot->plane + (size_t) column * source->coverage_bytes,
+                       (gint) f->plane_row, GEGL_ABYSS_NONE);
+    }
+}
+
+/* With the lock held: the piece counts, unless the worker started again meanwhile. */
+static void
+commit_piece (GpuhistStripFetch *f, const Piece *piece, gint64 us)
+{
+  Slot *slot = piece->slot;
+
+  if (piece->generation != f->generation || slot->state != SLOT_FILLING)
+    return;
+  slot->done_x += piece->rect.width;
+  slot->fetch_us += us;
+  if (slot->done_x >= f->stream.source->area.width)
+    {
+      slot->state = SLOT_FULL;
+      g_cond_broadcast (&f->changed);
+    }
+}
+
+static void
+stop_fetching (GpuhistStripFetch *f, GError *error)
+{
+  g_mutex_lock (&f->lock);
+  if (f->error == NULL)
+    f->error = error;
+  else
+    g_error_free (error);
+  f->idle_id = 0;
+  g_cond_broadcast (&f->changed);
+  g_mutex_unlock (&f->lock);
+}
+
+/* The main thread's share: pieces for up to DISPATCH_BUDGET_US, then back to GTK. */
+static gboolean
+dispatch (gpointer data)
+{
+  GpuhistStripFetch *f = data;
+  gint64 start = g_get_monotonic_time ();
+  gint64 now = start;
+  gboolean more = TRUE;
+
+  if (g_cancellable_is_cancelled (f->cancellable))
+    {
+      stop_fetching (f, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, _ ("Cancelled.")));
+      return G_SOURCE_REMOVE;
+    }
+  if (f->still_there != NULL && !f->still_there (f->still_there_data))
+    {
+      stop_fetching (f, g_error_new_literal (GPUHIST_ERROR, GPUHIST_ERROR_GIMP,
+                                             _ ("The drawable went away while it was counted.")));
+      return G_SOURCE_REMOVE;
+    }
+  while (more && now - start < DISPATCH_BUDGET_US)
+    {
+      Piece piece;
+      gint64 before = now;
+
+      g_mutex_lock (&f->lock);
+      more = next_piece (f, &piece);
+      if (!more)
+        f->idle_id = 0;
+      g_mutex_unlock (&f->lock);
+      if (!more)
+        break;
+      fetch_piece (f, &piece);
+      now = g_get_monotonic_time ();
+      g_mutex_lock (&f->lock);
+      commit_piece (f, &piece, now - before);
+      g_mutex_unlock (&f->lock);
+    }
+  g_mutex_lock (&f->lock);
+  f->longest_us = MAX (f->longest_us, g_get_monotonic_time () - start);
+  g_mutex_unlock (&f->lock);
+  return more ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+/* Pieces of about PIECE_BYTES, whole tiles wide where a tile row is not wider than that. */
+static int
+piece_columns (const GpuhistStream *stream)
+{
+  int tile_width = 64;
+  size_t column_bytes
+      = (size_t) stream->strip_rows
+        * (stream->fetch_bpp + MAX (stream->source->coverage_bytes, 0));
+  int columns = (int) MAX ((size_t) 1, PIECE_BYTES / MAX (column_bytes, (size_t) 1));
+
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (stream->source->buffer), "tile-width"))
+    g_object_get (stream->source->buffer, "tile-width", &tile_width, NULL);
+  if (tile_width > 0 && columns > tile_width)
+    columns -= columns % tile_width;
+  return columns;
+}
+
+GpuhistStripFetch *
+gpuhist_strip_fetch_new (const GpuhistSource *source, const GpuhistSettings *settings,
+                         GCancellable *cancellable, GpuhistStillThereFunc still_there,
+                         gpointer still_there_data, GError **error)
+{
+  GpuhistStripFetch *f = g_new0 (GpuhistStripFetch, 1);
+
+  if (!gpuhist_stream_open (&f->stream, source, NULL, settings, error))
+    {
+      g_free (f);
+      return NULL;
+    }
+  g_clear_pointer (&f->stream.scratch, g_free); /* the worker narrows, into the engine's strip */
+  f->raw_row = gpuhist_stream_raw_row_bytes (&f->stream);
+  f->plane_row = source->coverage_buffer != NULL && f->stream.plane_bytes > 0
+                     ? (size_t) source->area.width * source->coverage_bytes
+                     : 0;
+  f->piece_columns = piece_columns (&f->stream);
+  f->cancellable = g_object_ref (cancellable);
+  f->still_there = still_there;
+  f->still_there_data = still_there_data;
+  g_mutex_init (&f->lock);
+  g_cond_init (&f->changed);
+  for (int i = 0; i < N_SLOTS; i++)
+    {
+      f->slots[i].raw = g_malloc ((size_t) f->stream.strip_rows * f->raw_row);
+      if (f->plane_row > 0)
+        f->slots[i].plane = g_malloc ((size_t) f->stream.strip_rows * f->plane_row);
+    }
+  f->next_y = source->area.y;
+  g_mutex_lock (&f->lock);
+  wake_fetcher (f);
+  g_mutex_unlock (&f->lock);
+  return f;
+}
+
+/* With the lock held: the full slot holding row y, or NULL. */
+static Slot *
+slot_at (GpuhistStripFetch *f, int y)
+{
+  for (int i = 0; i < N_SLOTS; i++)
+    {
+      Slot *slot = &f->slots[i];
+
+      if (slot->state == SLOT_FULL && y == slot->y + slot->read_rows)
+        return slot;
+    }
+  return NULL;
+}
+
+/* With the lock held: y is none of the bands fetched or being fetched (a count again from the
+ * start): everything fetched goes, and the main thread starts at y. */
+static void
+start_again_at (GpuhistStripFetch *f, int y)
+{
+  for (int i = 0; i < N_SLOTS; i++)
+    {
+      Slot *slot = &f->slots[i];
+
+      if (slot->state != SLOT_FREE && y >= slot->y && y < slot->y + slot->rows)
+        return; /* on its way */
+    }
+  for (int i = 0; i < N_SLOTS; i++)
+    f->slots[i].state = SLOT_FREE;
+  f->next_y = y;
+  f->generation++;
+  wake_fetcher (f);
+}
+
+/* With the lock held: waits until row y's band is full, or the fetch failed or was cancelled. */
+static Slot *
+wait_for (GpuhistStripFetch *f, int y, GError **error)
+{
+  Slot *slot;
+
+  start_again_at (f, y);
+  while ((slot = slot_at (f, y)) == NULL)
+    {
+      if (g_cancellable_set_error_if_cancelled (f->cancellable, error))
+        return NULL;
+      if (f->error != NULL)
+        {
+          g_propagate_error (error, g_error_copy (f->error));
+          return NULL;
+        }
+      g_cond_wait_until (&f->changed, &f->lock, g_get_monotonic_time () + WAIT_US);
+    }
+  return slot;
+}
+
+int
+gpuhist_strip_fetch_read_band (GpuhistStream *stream, int y, int limit, uint8_t *strip,
+                               uint8_t *plane, gpointer data, GError **error)
+{
+  GpuhistStripFetch *f = data;
+  Slot *slot;
+  int rows;
+  gboolean ok;
+
+  g_mutex_lock (&f->lock);
+  slot = wait_for (f, y, error);
+  g_mutex_unlock (&f->lock);
+  if (slot == NULL)
+    return 0;
+  /* The slot is the worker's until it is freed: no lock while narrowing. */
+  rows = MIN (limit, slot->rows - slot->read_rows);
+  ok = gpuhist_stream_convert_band (stream, slot->raw + (size_t) slot->read_rows * f->raw_row,
+                                    slot->plane ? slot->plane + (size_t) slot->read_rows * f->plane_row
+                                                : NULL,
+                                    rows, strip, plane, error);
+  g_mutex_lock (&f->lock);
+  if (slot->read_rows == 0)
+    stream->fetch_us += slot->fetch_us;
+  slot->read_rows += rows;
+  if (slot->read_rows >= slot->rows)
+    {
+      slot->state = SLOT_FREE;
+      wake_fetcher (f);
+    }
+  g_mutex_unlock (&f->lock);
+  return ok ? rows : 0;
+}
+
+gint64
+gpuhist_strip_fetch_longest_us (const GpuhistStripFetch *fetch)
+{
+  return fetch->longest_us;
+}
+
+void
+gpuhist_strip_fetch_free (GpuhistStripFetch *fetch)
+{
+  if (fetch == NULL)
+    return;
+  if (fetch->idle_id != 0)
+    g_source_remove (fetch->idle_id);
+  for (int i = 0; i < N_SLOTS; i++)
+    {
+      g_free (fetch->slots[i].raw);
+      g_free (fetch->slots[i].plane);
+    }
+  g_clear_error (&fetch->error);
+  g_clear_object (&fetch->cancellable);
+  g_mutex_clear (&fetch->lock);
+  g_cond_clear (&fetch->changed);
+  gpuhist_stream_clear (&fetch->stream);
+  g_free (fetch);
+}

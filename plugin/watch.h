@@ -1,0 +1,33 @@
+/* gpu-histogram: what the dialog polls to follow the image (dialog-follow.c).
+ *
+ * The same four calls in watch2.c (libgimp-2.0) and watch3.c (libgimp-3.0), which differ in
+ * every libgimp call they make.  Handles are the version's own, as in flow.h: item IDs in 2.10,
+ * objects in 3.0.  All on the main thread.
+ *
+ * The signature is what a poll compares with the last: the active drawable (which one, its size,
+ * offsets, type and precision, a WATCH_THUMBNAIL-pixel thumbnail of it), the selection (its
+ * bounds and a thumbnail of it) and, when the visible image is counted, the image's thumbnail.
+ * GIMP keeps those thumbnails (its layers dialog shows them) and renders them again only after a
+ * change, so a poll of an image that does not change costs GIMP a few PDB calls and no pixels.
+ * A change too small to move a pixel of a thumbnail is missed: Re-run counts it.
+ */
+#ifndef GPUHIST_WATCH_H
+#define GPUHIST_WATCH_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The thumbnails' longest side, in pixels. */
+#define GPUHIST_WATCH_THUMBNAIL 64
+
+gpointer gpuhist_watch_image_of (gpointer drawable);
+gboolean gpuhist_watch_image_open (gpointer image);
+/* The drawable the user works on in the image now (the first selected one); NULL for none. */
+gpointer gpuhist_watch_active (gpointer image);
+/* NULL once the image is closed. */
+GBytes *gpuhist_watch_signature (gpointer image, gboolean visible);
+
+G_END_DECLS
+
+#endif /* GPUHIST_WATCH_H */

@@ -1,0 +1,103 @@
+/* gpu-histogram: polling the image in GIMP 3.0 (libgimp-3.0).  See watch.h. */
+#include <libgimp/gimp.h>
+
+#include "watch.h"
+
+static void
+append_int (GByteArray *signature, gint value)
+{
+  g_byte_array_append (signature, (const guint8 *) &value, sizeof value);
+}
+
+static void
+append_thumbnail (GByteArray *signature, GBytes *data, gint width, gint height, gint bpp)
+{
+  append_int (signature, width);
+  append_int (signature, height);
+  append_int (signature, bpp);
+  if (data != NULL)
+    {
+      gsize size = 0;
+      gconstpointer bytes = g_bytes_get_data (data, &size);
+
+      g_byte_array_append (signature, bytes, (guint) size);
+      g_bytes_unref (data);
+    }
+}
+
+static void
+append_drawable (GByteArray *signature, GimpDrawable *drawable)
+{
+  gint width = 0, height = 0, bpp = 0;
+  gint x = 0, y = 0;
+  GBytes *data;
+
+  gimp_drawable_get_offsets (drawable, &x, &y);
+  append_int (signature, gimp_item_get_id (GIMP_ITEM (drawable)));
+  append_int (signature, gimp_drawable_get_width (drawable));
+  append_int (signature, gimp_drawable_get_height (drawable));
+  append_int (signature, x);
+  append_int (signature, y);
+  append_int (signature, gimp_drawable_type (drawable));
+  data = gimp_drawable_get_thumbnail_data (drawable, GPUHIST_WATCH_THUMBNAIL,
+                                           GPUHIST_WATCH_THUMBNAIL, &width, &height, &bpp);
+  append_thumbnail (signature, data, width, height, bpp);
+}
+
+gpointer
+gpuhist_watch_image_of (gpointer drawable)
+{
+  return gimp_item_get_image (GIMP_ITEM (drawable));
+}
+
+gboolean
+gpuhist_watch_image_open (gpointer image)
+{
+  return gimp_image_is_valid (image);
+}
+
+gpointer
+gpuhist_watch_active (gpointer image)
+{
+  GimpDrawable **drawables = gimp_image_get_selected_drawables (image);
+  GimpDrawable *first = drawables != NULL ? drawables[0] : NULL;
+
+  g_free (drawables); /* the objects are libgimp's */
+  return first;
+}
+
+GBytes *
+gpuhist_watch_signature (gpointer image, gboolean visible)
+{
+  GimpDrawable *drawable;
+  gboolean non_empty = FALSE;
+  gint x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+  GByteArray *signature;
+
+  if (!gimp_image_is_valid (image))
+    return NULL;
+  signature = g_byte_array_new ();
+  drawable = gpuhist_watch_active (image);
+  append_int (signature, gimp_image_get_precision (image));
+  append_int (signature, drawable != NULL);
+  if (drawable != NULL)
+    append_drawable (signature, drawable);
+  gimp_selection_bounds (image, &non_empty, &x1, &y1, &x2, &y2);
+  append_int (signature, non_empty);
+  if (non_empty)
+    {
+      append_int (signature, x1);
+      append_int (signature, y1);
+      append_int (signature, x2);
+      append_int (signature, y2);
+      append_drawable (signature, GIMP_DRAWABLE (gimp_image_get_selection (image)));
+    }
+  if (visible)
+    {
+      gint width = GPUHIST_WATCH_THUMBNAIL, height = GPUHIST_WATCH_THUMBNAIL, bpp = 0;
+      GBytes *data = gimp_image_get_thumbnail_data (image, &width, &height, &bpp);
+
+      append_thumbnail (signature, data, width, height, bpp);
+    }
+  return g_byte_array_free_to_bytes (signature);
+}

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""The dialog follows the image (issue 28), seen in GIMP's full UI under Xvfb.
+
+GIMP (2.10 or 3.0) makes a 320 x 200 image of two layers, "Plasma" under "Top" (plasma of
+another seed), displays it with "Plasma" active and runs plug-in-gpu-histogram interactively
+("Follow the image" is on by default).  Then, from outside GIMP as a user would, with keys in
+the image window, each edit must show in the dialog by itself, its statistics table equal to
+the one a fresh Re-run (Alt+E) gives:
+
+  1. Select All, then Edit > Clear (Delete): the layer turns white;
+  2. Edit > Fill with FG Color (Ctrl+comma): black;
+  3. the active layer switched (Page Up): "Top" is counted;
+  4. the selection changed (the rectangle select tool dragged across the canvas);
+  5. the active layer deleted (Layer > Delete Layer, found with GIMP's action search, "/"):
+     the dialog follows the layer that becomes active;
+  6. with GPUHIST_TEST_SIMULATED_GPU=1 and a kernel fault in the engine's fourth run (the count
+     that follows step 2), the backend line says the CPU counted, and following goes on;
+  7. the image closed (Ctrl+W, Discard Changes): the dialog says so and stops;
+  8. Close: the dialog goes, GIMP still runs, and no plug-in crashed.
+
+--no-follow runs the same with following switched off by the dialog's own check box (Alt+G)
+first: step 1 must then fail, which shows that the test sees following (docs/RELIABILITY.md).
+
+Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool or GIMP).
+"""
+
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import a11y  # noqa: E402
+from screen import Window, xdotool  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("dialog_tests",
+                                               os.path.join(HERE, "dialog-tests.py"))
+dialog_tests = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(dialog_tests)
+
+SKIP = 77
+TITLE = "GPU Histogram"
+SESSIONRC = """(session-info "toplevel"
+    (factory-entry "gimp-single-image-window")
+    (position 0 0)
+    (size 1024 768)
+    (open-on-exit)
+    (aux-info (left-docks-width "250") (right-docks-width "205") (maximized "no")))
+(hide-docks yes)
+(single-window-mode yes)
+"""
+
+
+def batch_script(version, work):
+    done = '"%s"' % os.path.join(work, "done")
+    if version == "3":
+        layer = '(gimp-layer-new img "%s" 320 200 RGB-IMAGE 100 LAYER-MODE-NORMAL)'
+        plasma = ('(gimp-drawable-merge-new-filter %s "gegl:plasma" 0 LAYER-MODE-REPLACE 1.0 '
+                  '"seed" %d "turbulence" 2.5 "width" 320 "height" 200)')
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img (vector bottom) "" 0 FALSE)'
+        activate = "(gimp-image-set-selected-layers img (vector bottom))"
+    else:
+        layer = '(gimp-layer-new img 320 200 RGB-IMAGE "%s" 100 LAYER-MODE-NORMAL)'
+        plasma = "(plug-in-plasma RUN-NONINTERACTIVE img %s %d 2.5)"
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img bottom "" 0 FALSE 256 0 0)'
+        activate = "(gimp-image-set-active-layer img bottom)"
+    return """
+(let* ((img (car (gimp-image-new 320 200 RGB)))
+       (bottom (car %(bottom)s))
+       (top (car %(top)s)))
+  (gimp-image-insert-layer img bottom 0 0)
+  (gimp-image-insert-layer img top 0 0)
+  %(plasma_bottom)s
+  %(plasma_top)s
+  %(activate)s
+  (gimp-display-new img)
+  (gimp-displays-flush)
+  (gimp-image-clean-all img)
+  %(run)s
+  (let ((port (open-output-file %(done)s))) (display "done" port) (close-output-port port)))
+""" % dict(bottom=layer % "Plasma", top=layer % "Top", plasma_bottom=plasma % ("bottom", 7),
+           plasma_top=plasma % ("top", 3), activate=activate, run=run, done=done)
+
+
+class Follow:
+    def __init__(self, checks, env, python, dialog, image):
+        self.checks = checks
+        self.env = env
+        self.python = python
+        self.dialog = Window(env, dialog)
+        self.image = Window(env, image)
+        self.shown = self.stats()
+
+    def stats(self):
+        return a11y.table_rows(self.python, self.env, "statistics table", 10)
+
+    def settled(self, before, seconds):
+        """The statistics table once it differs from `before` and holds still for a second;
+        None when it does not change within `seconds`."""
+        deadline = time.time() + seconds
+        last = None
+        while time.time() < deadline:
+            now = self.stats()
+            if now and now != before and now == last:
+                return now
+            last = now
+            time.sleep(1.0)
+        return None
+
+    def rerun(self):
+        """Re-run (Alt+E) and the table it leaves."""
+        self.dialog.keys("alt+e")
+        time.sleep(3.0)
+        return self.stats()
+
+    def edit(self, what, action, seconds=20):
+        """An edit in the image window (action: a function of no arguments); the dialog must
+        count it by itself, equal to a fresh Re-run's."""
+        action()
+        followed = self.settled(self.shown, seconds)
+        again = self.rerun() if followed else None
+        self.checks.ok(followed is not None and followed == again,
+                       "%s: the dialog counted it by itself, equal to a fresh Re-run" % what,
+                       "followed %s, re-run %s" % (followed and followed[0], again and again[0]))
+        self.shown = again or self.stats()
+        return followed is not None
+
+    def action_search(self, text):
+        """GIMP's action search (/), the action typed, Return."""
+        self.image.keys("slash")
+        time.sleep(1.0)
+        xdotool(self.env, "type", "--delay", "60", text)
+        time.sleep(1.0)
+        xdotool(self.env, "key", "Return")
+
+    def drag_selection(self):
+        """The rectangle select tool (R) dragged across the middle of the canvas."""
+        rc, out = xdotool(self.env, "getwindowgeometry", "--shell", self.image.window)
+        geometry = dict(line.split("=", 1) for line in out if "=" in line)
+        cx = int(geometry.get("X", 0)) + int(geometry.get("WIDTH", 1024)) // 2
+        cy = int(geometry.get("Y", 0)) + int(geometry.get("HEIGHT", 768)) // 2
+        self.image.keys("r")
+        self.image.move(cx - 90, cy - 50)
+        xdotool(self.env, "mousedown", "1")
+        for step in range(1, 7):
+            self.image.move(cx - 90 + 25 * step, cy - 50 + 12 * step)
+        xdotool(self.env, "mouseup", "1")
+
+
+def find_window(env, name, seconds=120, proc=None):
+    deadline = time.time() + seconds
+    while time.time() < deadline and (proc is None or proc.poll() is None):
+        rc, ids = xdotool(env, "search", "--name", name)
+        if rc == 0 and ids:
+            return ids[-1]
+        time.sleep(1.0)
+    return None
+
+
+def run_steps(checks, env, python, follow, gimp_proc, no_follow):
+    if no_follow:
+        follow.dialog.keys("alt+g")
+        time.sleep(1.0)
+    follow.image.keys("ctrl+a")
+    if not follow.edit("Select All, Edit > Clear", lambda: follow.image.keys("Delete")):
+        return
+    follow.edit("Edit > Fill with FG Color", lambda: follow.image.keys("ctrl+comma"))
+    backend = a11y.labels(python, env, "CPU", ["CPU", "GPU"], 10)
+    checks.ok(any("CPU" in line for line in backend),
+              "a GPU fault in the count that followed the fill: the backend line says the CPU "
+              "counted", str(backend))
+    follow.edit("Page Up: the layer above becomes active", lambda: follow.image.keys("Page_Up"))
+    follow.edit("the selection changed (rectangle select dragged)", follow.drag_selection)
+    follow.edit("Layer > Delete Layer", lambda: follow.action_search("Delete Layer"))
+    follow.image.keys("ctrl+w")
+    time.sleep(2.0)
+    xdotool(env, "key", "ctrl+d")
+    closed = a11y.label_starting(python, env, "The image was closed", 20)
+    checks.ok(closed is not None, "the image closed: the dialog says it no longer follows it",
+              closed or "not said")
+    follow.dialog.keys("alt+c")
+    gone = find_window(env, "^%s$" % TITLE, 1) is None
+    for _ in range(20):
+        if gone:
+            break
+        time.sleep(1.0)
+        gone = find_window(env, "^%s$" % TITLE, 1) is None
+    checks.ok(gone, "Close closed the dialog")
+    checks.ok(gimp_proc.poll() is None, "GIMP is still running")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gimp", default="")
+    parser.add_argument("--gimp-version", choices=["2", "3"], required=True)
+    parser.add_argument("--plugin", required=True)
+    parser.add_argument("--outdir", required=True)
+    parser.add_argument("--no-follow", action="store_true",
+                        help="switch following off first: step 1 must fail")
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+
+    checks = dialog_tests.Checks()
+    gimp = args.gimp or ("gimp-2.10" if args.gimp_version == "2" else "gimp-3.0")
+    missing = dialog_tests.which_all(["Xvfb", "xdotool", gimp])
+    if missing:
+        print("1..0 # SKIP missing: " + ", ".join(missing))
+        return SKIP
+    python = a11y.python_with_pyatspi()
+    if python is None:
+        print("1..0 # SKIP no pyatspi: the statistics table is read through at-spi")
+        return SKIP
+
+    os.makedirs(args.outdir, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="follow-gimp%s-" % args.gimp_version, dir=args.outdir)
+    env = dict(os.environ)
+    for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"):
+        env[name] = os.path.join(work, name.lower())
+        os.makedirs(env[name], mode=0o700, exist_ok=True)
+    env.update(LANG="C.UTF-8", NO_AT_BRIDGE="0", GTK_MODULES="gail:atk-bridge",
+               GPUHIST_TEST_SIMULATED_GPU="1", GPUHIST_FAULT="kernel", GPUHIST_FAULT_RUN="4")
+    for name in ("LANGUAGE", "LC_ALL", "DBUS_SESSION_BUS_ADDRESS"):
+        env.pop(name, None)
+    profile = os.path.join(work, "profile")
+    env["GIMP%s_DIRECTORY" % args.gimp_version] = profile
+    plugin_dir = os.path.join(profile, "plug-ins",
+                              "gpu-histogram" if args.gimp_version == "3" else "")
+    os.makedirs(plugin_dir, exist_ok=True)
+    shutil.copy2(args.plugin, os.path.join(plugin_dir, "gpu-histogram"))
+    with open(os.path.join(profile, "sessionrc"), "w") as f:
+        f.write(SESSIONRC)
+
+    xvfb, display = dialog_tests.start_xvfb(env)
+    if xvfb is None:
+        print("1..0 # SKIP Xvfb did not start")
+        return SKIP
+    env["DISPLAY"] = display
+    helpers = dialog_tests.start_accessibility(env)
+    log = open(os.path.join(work, "gimp.log"), "w")
+    gimp_proc = subprocess.Popen(
+        [gimp, "-n", "-d", "-f", "-s", "--console-messages", "--batch-interpreter",
+         "plug-in-script-fu-eval", "-b", batch_script(args.gimp_version, work)],
+        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work, start_new_session=True)
+    try:
+        dialog = find_window(env, "^%s$" % TITLE, 240, gimp_proc)
+        if not checks.ok(dialog is not None, "the dialog window appeared"):
+            return 1
+        image = find_window(env, "Untitled", 30, gimp_proc)
+        if not checks.ok(image is not None, "the image window is there"):
+            return 1
+        time.sleep(3.0)
+        follow = Follow(checks, env, python, dialog, image)
+        checks.ok(bool(follow.shown), "the statistics table is read", str(follow.shown[:1]))
+        run_steps(checks, env, python, follow, gimp_proc, args.no_follow)
+        log.flush()
+        text = open(log.name, errors="replace").read()
+        checks.ok("crashed" not in text and "terminated" not in text,
+                  "no plug-in crashed or was terminated (GIMP's log)")
+    finally:
+        print("1..%d" % checks.n, flush=True)
+        dialog_tests.stop(gimp_proc, 15)
+        log.close()
+        for proc in helpers:
+            dialog_tests.stop(proc)
+        dialog_tests.stop(xvfb)
+        if checks.failed:
+            with open(os.path.join(work, "gimp.log"), errors="replace") as f:
+                for line in f.read().splitlines()[-30:]:
+                    print("#   " + line)
+        elif not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
