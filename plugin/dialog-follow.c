@@ -66,6 +66,7 @@ poll (gpointer data)
     {
       g_clear_pointer (&d->seen, g_bytes_unref);
       d->seen = now;
+      gpuhist_dialog_bench_change_seen ();
       changed (d);
     }
   else

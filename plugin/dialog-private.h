@@ -4,6 +4,7 @@
  *   dialog-tables.c  filling the tables, the headline and the histogram from the report
  *   dialog-worker.c  Re-run and Compare on a worker thread (GTask), progress and Cancel
  *   dialog-follow.c  following the image: polling, the debounce, out of date, image closed
+ *   dialog-bench.c   the dialog's own measurements for tools/bench-follow (off by default)
  *   dialog-export.c  Export, Copy table and Help
  *   dialog-format.c  the texts and cells, without GTK
  */
@@ -97,6 +98,11 @@ typedef struct
   gboolean count_again;      /* a change came while a count ran: count once it has stopped */
   gboolean image_gone;       /* the image was closed: nothing is followed any more */
   gint64 longest_fetch_us;   /* the longest main-thread dispatch of the last count's fetch */
+
+  /* dialog-bench.c, with GPUHIST_DIALOG_BENCH only. */
+  guint bench_tick;
+  gint64 bench_last_tick_us, bench_longest_gap_us;
+  int bench_counts, bench_repeats_left;
 } GpuhistDialog;
 
 /* dialog-tables.c */
@@ -128,6 +134,12 @@ void gpuhist_dialog_count (GpuhistDialog *d, gboolean automatic);
 /* Cancels the running job, if any, and waits for it, keeping the main loop alive. */
 void gpuhist_dialog_stop_job (GpuhistDialog *d);
 gboolean gpuhist_dialog_image_open (GpuhistDialog *d);
+
+/* dialog-bench.c: nothing unless GPUHIST_DIALOG_BENCH names a file.  job_finished returns
+ * TRUE when GPUHIST_DIALOG_REPEAT asks for another count. */
+void gpuhist_dialog_bench_job_started (GpuhistDialog *d);
+gboolean gpuhist_dialog_bench_job_finished (GpuhistDialog *d, gboolean ok);
+void gpuhist_dialog_bench_change_seen (void);
 
 /* dialog-follow.c */
 void gpuhist_dialog_follow_start (GpuhistDialog *d);

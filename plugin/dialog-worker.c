@@ -192,6 +192,10 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
   d->job = job;
   d->job_settings = *d->params.settings;
   d->job_settings.output_file = NULL; /* the glue writes the output file, not a re-run */
+  /* Following wants the histogram soon: once with the fastest kernel, untimed (the timing table
+   * says so); Re-run times the kernels as the repetitions ask. */
+  if (d->job_automatic)
+    d->job_settings.repetitions = 0;
   memset (&d->job_report, 0, sizeof d->job_report);
   d->job_ok = FALSE;
   g_clear_error (&d->job_error);
@@ -213,6 +217,7 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
   gpuhist_dialog_set_busy (d, TRUE);
 
   d->job_started_us = g_get_monotonic_time ();
+  gpuhist_dialog_bench_job_started (d);
   task = g_task_new (NULL, d->cancellable, job_finished, d);
   g_task_set_task_data (task, d, NULL);
   g_task_run_in_thread (task, worker);
@@ -283,6 +288,8 @@ job_finished (GObject *source_object, GAsyncResult *result, gpointer data)
     {
       gpuhist_dialog_update_all (d);
       gpuhist_dialog_set_busy (d, FALSE);
+      if (gpuhist_dialog_bench_job_finished (d, d->job_ok && !cancelled))
+        d->count_again = TRUE;
       if (d->count_again)
         {
           d->count_again = FALSE;

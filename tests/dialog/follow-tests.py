@@ -11,7 +11,7 @@ the one a fresh Re-run (Alt+E) gives:
   2. Edit > Fill with FG Color (Ctrl+comma): black;
   3. the active layer switched (Page Up): "Top" is counted;
   4. the selection changed (the rectangle select tool dragged across the canvas);
-  5. the active layer deleted (Layer > Delete Layer, found with GIMP's action search, "/"):
+  5. the active layer deleted (Layer > Delete Layer, from the keyboard: Alt+L, D):
      the dialog follows the layer that becomes active;
   6. with GPUHIST_TEST_SIMULATED_GPU=1 and a kernel fault in the engine's fourth run (the count
      that follows step 2), the backend line says the CPU counted, and following goes on;
@@ -89,8 +89,9 @@ def batch_script(version, work):
 
 
 class Follow:
-    def __init__(self, checks, env, python, dialog, image):
+    def __init__(self, checks, env, python, dialog, image, work):
         self.checks = checks
+        self.work = work
         self.env = env
         self.python = python
         self.dialog = Window(env, dialog)
@@ -125,19 +126,19 @@ class Follow:
         action()
         followed = self.settled(self.shown, seconds)
         again = self.rerun() if followed else None
+        if followed is None or followed != again:
+            self.shot(what)
         self.checks.ok(followed is not None and followed == again,
                        "%s: the dialog counted it by itself, equal to a fresh Re-run" % what,
                        "followed %s, re-run %s" % (followed and followed[0], again and again[0]))
         self.shown = again or self.stats()
         return followed is not None
 
-    def action_search(self, text):
-        """GIMP's action search (/), the action typed, Return."""
-        self.image.keys("slash")
-        time.sleep(1.0)
-        xdotool(self.env, "type", "--delay", "60", text)
-        time.sleep(1.0)
-        xdotool(self.env, "key", "Return")
+    def shot(self, what):
+        """The screen, for a step that failed (in the kept scratch folder)."""
+        name = "".join(c if c.isalnum() else "-" for c in what)[:40] + ".png"
+        subprocess.run(["import", "-window", "root", os.path.join(self.work, name)], env=self.env,
+                       timeout=60)
 
     def drag_selection(self):
         """The rectangle select tool (R) dragged across the middle of the canvas."""
@@ -177,10 +178,12 @@ def run_steps(checks, env, python, follow, gimp_proc, no_follow):
               "counted", str(backend))
     follow.edit("Page Up: the layer above becomes active", lambda: follow.image.keys("Page_Up"))
     follow.edit("the selection changed (rectangle select dragged)", follow.drag_selection)
-    follow.edit("Layer > Delete Layer", lambda: follow.action_search("Delete Layer"))
+    follow.edit("Layer > Delete Layer", lambda: follow.image.keys("alt+l", "d"))
     follow.image.keys("ctrl+w")
-    time.sleep(2.0)
-    xdotool(env, "key", "ctrl+d")
+    confirm = find_window(env, "^Close ", 20)
+    if confirm is not None:
+        xdotool(env, "windowfocus", "--sync", confirm)
+        xdotool(env, "key", "--clearmodifiers", "ctrl+d")
     closed = a11y.label_starting(python, env, "The image was closed", 20)
     checks.ok(closed is not None, "the image closed: the dialog says it no longer follows it",
               closed or "not said")
@@ -254,8 +257,10 @@ def main():
         image = find_window(env, "Untitled", 30, gimp_proc)
         if not checks.ok(image is not None, "the image window is there"):
             return 1
+        # beside the image window (1024 x 768 at 0,0), so that the canvas takes the pointer
+        xdotool(env, "windowmove", dialog, "1030", "0")
         time.sleep(3.0)
-        follow = Follow(checks, env, python, dialog, image)
+        follow = Follow(checks, env, python, dialog, image, work)
         checks.ok(bool(follow.shown), "the statistics table is read", str(follow.shown[:1]))
         run_steps(checks, env, python, follow, gimp_proc, args.no_follow)
         log.flush()
