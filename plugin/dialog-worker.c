@@ -211,7 +211,7 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (d->progress), 0.0);
   gtk_progress_bar_set_text (GTK_PROGRESS_BAR (d->progress),
                              job == GPUHIST_JOB_MEASURE
-                                 ? _ ("Counting the levels again…")
+                                 ? _ ("Measuring the layer again…")
                                  : _ ("Counting a flat and a noise image of the layer's size…"));
   gpuhist_dialog_set_status (d, NULL);
   gpuhist_dialog_set_busy (d, TRUE);

@@ -281,7 +281,7 @@ build_counting_controls (GpuhistDialog *d, GtkWidget *main_box)
       row, _ ("Rea_d from:"), sources, G_N_ELEMENTS (sources), d->params.settings->source,
       _ ("For Re-run: the drawable, or the image as it is shown, every visible layer composited "
          "(the image is not changed)"));
-  d->follow_toggle = gtk_check_button_new_with_mnemonic (_ ("Follow the ima_ge"));
+  d->follow_toggle = gtk_check_button_new_with_mnemonic (_ ("_Keep up with the image"));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (d->follow_toggle),
                                 d->params.settings->follow && d->params.signature != NULL);
   gtk_widget_set_sensitive (d->follow_toggle, d->params.signature != NULL);
@@ -342,8 +342,8 @@ build_progress (GpuhistDialog *d, GtkWidget *main_box)
   d->cancel_button = gtk_button_new_with_mnemonic (_ ("Ca_ncel"));
   gtk_box_pack_start (GTK_BOX (d->progress_box), d->cancel_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (main_box), d->progress_box, FALSE, FALSE, 0);
-  d->stale = left_label (_ ("Out of date: the image changed, and the tables show the last "
-                            "complete count until the new one is done."));
+  d->stale = left_label (_ ("Out of date: the tables show the last complete count until the "
+                            "new one is done."));
   gtk_label_set_line_wrap (GTK_LABEL (d->stale), TRUE);
   gtk_box_pack_start (GTK_BOX (main_box), d->stale, FALSE, FALSE, 0);
   d->status = left_label (NULL);

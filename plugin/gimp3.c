@@ -148,7 +148,7 @@ add_arguments (GimpProcedure *procedure)
       "drawable", G_PARAM_READWRITE);
   /* Not an argument (scripts have nothing to follow): the dialog's check box, kept with the
    * procedure's last values. */
-  gimp_procedure_add_boolean_aux_argument (procedure, "follow", _ ("Follow the ima_ge"),
+  gimp_procedure_add_boolean_aux_argument (procedure, "follow", _ ("_Keep up with the image"),
                                            _ ("Count again by itself when the image changes"),
                                            TRUE, G_PARAM_READWRITE);
 

@@ -18,7 +18,7 @@ the one a fresh Re-run (Alt+E) gives:
   7. the image closed (Ctrl+W, Discard Changes): the dialog says so and stops;
   8. Close: the dialog goes, GIMP still runs, and no plug-in crashed.
 
---no-follow runs the same with following switched off by the dialog's own check box (Alt+G)
+--no-follow runs the same with following switched off by the dialog's own check box (Alt+K, "Keep up with the image")
 first: step 1 must then fail, which shows that the test sees following (docs/RELIABILITY.md).
 
 Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool or GIMP).
@@ -166,7 +166,7 @@ def find_window(env, name, seconds=120, proc=None):
 
 def run_steps(checks, env, python, follow, gimp_proc, no_follow):
     if no_follow:
-        follow.dialog.keys("alt+g")
+        follow.dialog.keys("alt+k")
         time.sleep(1.0)
     follow.image.keys("ctrl+a")
     if not follow.edit("Select All, Edit > Clear", lambda: follow.image.keys("Delete")):

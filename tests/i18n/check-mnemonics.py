@@ -21,7 +21,7 @@ import sys
 WINDOW = ["_Close", "_Logarithmic", "Histogra_m", "_Statistics", "_Timing",
           "Compare with _flat and noisy", "Contention b_y input", "Re_petitions:",
           "B_ins per channel:", "R_e-run", "C_opy table", "E_xport CSV/JSON\u2026", "Ca_ncel",
-          "_Weighting:", "Rea_d from:"]
+          "_Weighting:", "Rea_d from:", "_Keep up with the image"]
 # Value's and Luminance's check boxes, shown for RGB layers only, have mnemonics of their own.
 DERIVED = ["_Value", "L_uminance"]
 CHANNEL_SETS = [["Red", "Green", "Blue", "Alpha"], ["Gray", "Alpha"]]
