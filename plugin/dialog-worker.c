@@ -146,8 +146,8 @@ open_job_source (GpuhistDialog *d)
 
   d->job_source = d->params.source;
   if (d->params.open_source != NULL)
-    d->job_source = d->params.open_source (d->params.settings->source, d->params.open_source_data,
-                                           &error);
+    d->job_source
+        = d->params.open_source (d->params.settings->source, d->params.open_source_data, &error);
   if (d->job_source != NULL)
     d->fetch = gpuhist_strip_fetch_new (d->job_source, d->params.settings, d->cancellable,
                                         still_there, d, &error);
@@ -253,9 +253,8 @@ say_how_it_went (GpuhistDialog *d, GpuhistJobKind job, gboolean cancelled)
     gpuhist_dialog_set_status (d, _ ("Cancelled: the tables show the last complete run."));
   else if (!d->job_ok)
     {
-      message = g_strdup_printf (_ ("That failed: %s"), d->job_error != NULL
-                                                            ? d->job_error->message
-                                                            : _ ("unknown error"));
+      message = g_strdup_printf (_ ("That failed: %s"), d->job_error != NULL ? d->job_error->message
+                                                                             : _ ("unknown error"));
       gpuhist_dialog_set_status (d, message);
     }
   else if (job == GPUHIST_JOB_COMPARE)

@@ -54,10 +54,10 @@ several_drawables_note (const GpuhistHost *host, const GpuhistRequest *request, 
  * the drawable in the image. */
 typedef struct
 {
-  gpointer target;          /* the drawable counted, in the image; NULL: the visible image */
-  gpointer pixels;          /* what is read: target, GIMP's copy of it, the visible image's layer */
-  gpointer in_image;        /* a drawable of the image, whose selection is read */
-  gboolean copy_selection;  /* read GIMP's copy of the selection instead of the selection */
+  gpointer target;         /* the drawable counted, in the image; NULL: the visible image */
+  gpointer pixels;         /* what is read: target, GIMP's copy of it, the visible image's layer */
+  gpointer in_image;       /* a drawable of the image, whose selection is read */
+  gboolean copy_selection; /* read GIMP's copy of the selection instead of the selection */
 } SourceItems;
 
 /* A source and what it holds. */
@@ -187,8 +187,7 @@ open_first (FlowSources *s, GpuhistSourceKind kind, gboolean start_engine, gchar
       items.target = NULL;
       items.pixels = s->visible;
     }
-  s->first.opened
-      = open_source (s->host, s->request, &items, start_engine, &s->first, note, error);
+  s->first.opened = open_source (s->host, s->request, &items, start_engine, &s->first, note, error);
   return s->first.opened;
 }
 

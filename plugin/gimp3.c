@@ -149,8 +149,8 @@ add_arguments (GimpProcedure *procedure)
   /* Not an argument (scripts have nothing to follow): the dialog's check box, kept with the
    * procedure's last values. */
   gimp_procedure_add_boolean_aux_argument (procedure, "follow", _ ("_Keep up with the image"),
-                                           _ ("Count again by itself when the image changes"),
-                                           TRUE, G_PARAM_READWRITE);
+                                           _ ("Count again by itself when the image changes"), TRUE,
+                                           G_PARAM_READWRITE);
 
   gimp_procedure_add_int_return_value (procedure, "n-channels", "Channels",
                                        GPUHIST_RET_N_CHANNELS_DOC, 0, GPUHIST_MAX_COUNTED_CHANNELS,

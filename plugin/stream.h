@@ -45,12 +45,12 @@ struct GpuhistStream
   guint8 *scratch;
   int scratch_rows;
   gint64 fetch_us;
-  guint64 fetched_bytes;   /* samples and coverage written into strips and planes */
-  gint64 begin_us;         /* the engine setting the run up */
-  gint64 submit_us;        /* handing strips to the engine, waiting for a free buffer included */
-  gint64 finish_us;        /* the last count, from the last strip handed over */
-  gint64 progress_us;      /* telling GIMP how far the run is */
-  gint64 last_progress_us; /* when it was last told */
+  guint64 fetched_bytes;    /* samples and coverage written into strips and planes */
+  gint64 begin_us;          /* the engine setting the run up */
+  gint64 submit_us;         /* handing strips to the engine, waiting for a free buffer included */
+  gint64 finish_us;         /* the last count, from the last strip handed over */
+  gint64 progress_us;       /* telling GIMP how far the run is */
+  gint64 last_progress_us;  /* when it was last told */
   GpuhistBandReader reader; /* NULL: gegl_buffer_get here */
   gpointer reader_data;
 };

@@ -93,8 +93,9 @@ next_piece (GpuhistStripFetch *f, Piece *piece)
         slot = &f->slots[i];
         slot->state = SLOT_FILLING;
         slot->y = f->next_y;
-        slot->rows = gpuhist_band_rows (f->next_y, MIN (f->stream.strip_rows, area_end (f) - f->next_y),
-                                        f->stream.tile_height, f->stream.shift_y);
+        slot->rows
+            = gpuhist_band_rows (f->next_y, MIN (f->stream.strip_rows, area_end (f) - f->next_y),
+                                 f->stream.tile_height, f->stream.shift_y);
         slot->done_x = slot->read_rows = 0;
         slot->fetch_us = 0;
         f->next_y += slot->rows;
@@ -211,8 +212,7 @@ piece_columns (const GpuhistStream *stream)
 {
   int tile_width = 64;
   size_t column_bytes
-      = (size_t) stream->strip_rows
-        * (stream->fetch_bpp + MAX (stream->source->coverage_bytes, 0));
+      = (size_t) stream->strip_rows * (stream->fetch_bpp + MAX (stream->source->coverage_bytes, 0));
   int columns = (int) MAX ((size_t) 1, PIECE_BYTES / MAX (column_bytes, (size_t) 1));
 
   if (g_object_class_find_property (G_OBJECT_GET_CLASS (stream->source->buffer), "tile-width"))
@@ -328,10 +328,10 @@ gpuhist_strip_fetch_read_band (GpuhistStream *stream, int y, int limit, uint8_t 
     return 0;
   /* The slot is the worker's until it is freed: no lock while narrowing. */
   rows = MIN (limit, slot->rows - slot->read_rows);
-  ok = gpuhist_stream_convert_band (stream, slot->raw + (size_t) slot->read_rows * f->raw_row,
-                                    slot->plane ? slot->plane + (size_t) slot->read_rows * f->plane_row
-                                                : NULL,
-                                    rows, strip, plane, error);
+  ok = gpuhist_stream_convert_band (
+      stream, slot->raw + (size_t) slot->read_rows * f->raw_row,
+      slot->plane ? slot->plane + (size_t) slot->read_rows * f->plane_row : NULL, rows, strip,
+      plane, error);
   g_mutex_lock (&f->lock);
   if (slot->read_rows == 0)
     stream->fetch_us += slot->fetch_us;

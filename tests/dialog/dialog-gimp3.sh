@@ -3,12 +3,17 @@
 # (tools/debian13-root), build the plug-in for GIMP 3 in WORKDIR/build, run the histogram
 # widget's own test (tests/view) in GTK 3, then dialog-tests.py.  The screenshot lands in WORKDIR.
 #
-#   dialog-gimp3.sh SRCDIR WORKDIR CUDA(enabled|disabled) [dialog-tests.py's options...]
+#   dialog-gimp3.sh SRCDIR WORKDIR CUDA(enabled|disabled) [--script NAME] [its options...]
+#
+# --script follow-tests.py runs that script of tests/dialog instead of dialog-tests.py (and skips
+# the widget's own test, which the dialog suite runs).
 #
 # Exit 77 (skipped) when the root cannot be made.
 set -u
 src=$1 work=$2 cuda=$3
 shift 3
+script=dialog-tests.py
+if [[ ${1:-} == --script ]]; then script=$2; shift 2; fi
 tool=$src/tools/debian13-root
 [[ -x $tool ]] || { echo "tools/debian13-root is missing: skipped"; exit 77; }
 if ! "$tool" status >/dev/null 2>&1 && ! "$tool" ensure; then
@@ -19,7 +24,7 @@ mkdir -p "$work"
 export GPUHIST_ROOT_BIND="$work"
 exec "$tool" run --cwd "$src" -- bash -c '
 set -e
-src=$1 build=$2/build cuda=$3 work=$2
+src=$1 build=$2/build cuda=$3 work=$2 script=$4
 export PATH=/usr/local/cuda/bin:$PATH
 if [[ ! -f $build/build.ninja ]]; then
   meson setup "$build" "$src" -Dgimp=3 -Dcuda="$cuda" -Dgimp-tests=disabled >"$work/setup.log" 2>&1 ||
@@ -30,8 +35,10 @@ ninja -C "$build" plugin/gpu-histogram tests/view/test-histogram-view >"$work/co
   { tail -50 "$work/compile.log"; exit 1; }
 # the histogram widget on its own, in GTK 3 (tests/view)
 rc=0
-xvfb-run -a "$build/tests/view/test-histogram-view" || rc=$?
+if [[ $script == dialog-tests.py ]]; then
+  xvfb-run -a "$build/tests/view/test-histogram-view" || rc=$?
+fi
 [[ $rc == 0 || $rc == 77 ]] || exit 1
-exec python3 "$src/tests/dialog/dialog-tests.py" --gimp-version 3 --gimp "$(command -v gimp-3.0)" \
-  --plugin "$build/plugin/gpu-histogram" --outdir "$work" "${@:4}"
-' dialog-gimp3 "$src" "$work" "$cuda" "$@"
+exec python3 "$src/tests/dialog/$script" --gimp-version 3 --gimp "$(command -v gimp-3.0)" \
+  --plugin "$build/plugin/gpu-histogram" --outdir "$work" "${@:5}"
+' dialog-gimp3 "$src" "$work" "$cuda" "$script" "$@"
