@@ -6,6 +6,7 @@
  * Each finished count appends a line to the file:
  *
  *   count N ok|failed ms=<count> gap_ms=<longest gap> slice_ms=<longest fetch slice>
+ *         copy_ms=<GIMP copying what is counted> poll_ms=<longest poll during the count>
  *         rss_kb=<now> hwm_kb=<peak> shown_us=<wall clock when the tables were filled>
  *
  * and each change that following sees, "change seen_us=<wall clock>".  GPUHIST_DIALOG_REPEAT=N
@@ -77,6 +78,7 @@ gpuhist_dialog_bench_job_started (GpuhistDialog *d)
   if (bench_file () == NULL || d->bench_tick != 0)
     return;
   d->bench_longest_gap_us = 0;
+  d->poll_max_us = 0;
   d->bench_last_tick_us = g_get_monotonic_time ();
   d->bench_tick = g_timeout_add_full (G_PRIORITY_HIGH, TICK_MS, tick, d, NULL);
   if (d->bench_repeats_left == 0 && g_getenv ("GPUHIST_DIALOG_REPEAT") != NULL)
@@ -94,12 +96,13 @@ gpuhist_dialog_bench_job_finished (GpuhistDialog *d, gboolean ok)
   g_source_remove (d->bench_tick);
   d->bench_tick = 0;
   memory_kb (&rss, &hwm);
-  line = g_strdup_printf ("count %d %s ms=%.1f gap_ms=%.1f slice_ms=%.1f rss_kb=%ld hwm_kb=%ld "
-                          "shown_us=%" G_GINT64_FORMAT "\n",
+  line = g_strdup_printf ("count %d %s ms=%.1f gap_ms=%.1f slice_ms=%.1f copy_ms=%.1f "
+                          "poll_ms=%.1f rss_kb=%ld hwm_kb=%ld shown_us=%" G_GINT64_FORMAT "\n",
                           ++d->bench_counts, ok ? "ok" : "failed",
                           (g_get_monotonic_time () - d->job_started_us) / 1000.0,
                           MAX (0, d->bench_longest_gap_us - TICK_MS * 1000) / 1000.0,
-                          d->longest_fetch_us / 1000.0, rss, hwm, g_get_real_time ());
+                          d->longest_fetch_us / 1000.0, d->open_us / 1000.0,
+                          d->poll_max_us / 1000.0, rss, hwm, g_get_real_time ());
   append (line);
   g_free (line);
   return d->bench_repeats_left > 0 && --d->bench_repeats_left > 0;

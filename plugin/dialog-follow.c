@@ -54,8 +54,10 @@ static gboolean
 poll (gpointer data)
 {
   GpuhistDialog *d = data;
+  gint64 start = g_get_monotonic_time ();
   GBytes *now = signature (d);
 
+  d->poll_max_us = MAX (d->poll_max_us, g_get_monotonic_time () - start);
   if (now == NULL)
     {
       d->poll_source = 0;

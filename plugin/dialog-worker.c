@@ -184,11 +184,13 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
     return;
   gpuhist_dialog_save_settings (d);
   d->cancellable = g_cancellable_new ();
+  d->open_us = g_get_monotonic_time ();
   if (job == GPUHIST_JOB_MEASURE && !open_job_source (d))
     {
       g_clear_object (&d->cancellable);
       return;
     }
+  d->open_us = g_get_monotonic_time () - d->open_us;
   d->job = job;
   d->job_settings = *d->params.settings;
   d->job_settings.output_file = NULL; /* the glue writes the output file, not a re-run */

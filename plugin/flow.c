@@ -108,6 +108,23 @@ open_selection (const GpuhistHost *host, const SourceItems *items, OpenSource *o
   gpuhist_source_set_coverage (&open->source, open->mask, offset_x, offset_y);
 }
 
+/* The plug-in's GEGL tile cache, which libgimp sizes as GIMP's own (half the memory by
+ * default): a run reads each tile once, in order, so a large cache only kept every tile of the
+ * area read (the 100 MP layer of docs/BENCHMARKS.md: 800 MiB more after each count, in the
+ * resident process that outlives it).  After the buffer is made, since GIMP 2.10's glue starts
+ * GEGL there. */
+#define TILE_CACHE_BYTES ((guint64) 64 << 20)
+
+static void
+bound_tile_cache (void)
+{
+  guint64 size = 0;
+
+  g_object_get (gegl_config (), "tile-cache-size", &size, NULL);
+  if (size != TILE_CACHE_BYTES)
+    g_object_set (gegl_config (), "tile-cache-size", TILE_CACHE_BYTES, NULL);
+}
+
 /* The pixels as a source, the engine starting up while GIMP gives them.  note NULL: the note
  * about several drawables was made already, or is not wanted. */
 static gboolean
@@ -132,6 +149,7 @@ open_source (const GpuhistHost *host, const GpuhistRequest *request, const Sourc
   if (start_engine)
     gpuhist_keeper_prepare ();
   open->buffer = host->get_buffer (items->pixels);
+  bound_tile_cache ();
   if (open->buffer == NULL)
     {
       g_free (name);

@@ -7,10 +7,14 @@
 
 /* Two bands: the worker counts one while the main thread fetches the other. */
 #define N_SLOTS 2
-/* A piece is about this many bytes of GIMP's pixels: a few milliseconds over libgimp's wire. */
-#define PIECE_BYTES ((size_t) 1 << 20)
+/* A piece is one tile row of a band, as many tiles wide as GIMP gives in about PIECE_US (the
+ * width follows the last pieces' times: GIMP 2.10 served a 64 x 64 tile of 16-bit RGBA in 1 to
+ * 4 ms on the 2-core machine, so a fixed megabyte took up to 190 ms); the first piece of a count
+ * is FIRST_PIECE_TILES tiles wide. */
+#define PIECE_US 8000
+#define FIRST_PIECE_TILES 4
 /* The main thread fetches pieces for at most this long a dispatch, then lets GTK run. */
-#define DISPATCH_BUDGET_US 8000
+#define DISPATCH_BUDGET_US 10000
 /* How often a waiting worker looks at the cancellable: well within the 100 ms a cancel may take. */
 #define WAIT_US 20000
 
@@ -27,7 +31,8 @@ typedef struct
   guint8 *raw;   /* rows in the fetch format, packed */
   guint8 *plane; /* the coverage in its own format, packed; NULL without a selection */
   int y, rows;   /* the band, in buffer rows */
-  int done_x;    /* columns fetched so far (SLOT_FILLING) */
+  int done_y;    /* rows fetched so far: whole tile rows of the band (SLOT_FILLING) */
+  int done_x;    /* columns of the tile row being fetched */
   int read_rows; /* rows the worker has taken (SLOT_FULL) */
   gint64 fetch_us;
 } Slot;
@@ -44,7 +49,8 @@ struct GpuhistStripFetch
 {
   GpuhistStream stream; /* the formats and the bands, as the worker's stream has them */
   size_t raw_row, plane_row;
-  int piece_columns;
+  int tile_width;
+  int piece_columns; /* the main thread's: adapts to GIMP's speed */
   GCancellable *cancellable;
   GpuhistStillThereFunc still_there;
   gpointer still_there_data;
@@ -76,12 +82,30 @@ wake_fetcher (GpuhistStripFetch *f)
     f->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, dispatch, f, NULL);
 }
 
+/* The next piece of the slot's band: the rest of its tile row from done_x, piece_columns wide,
+ * its right edge on the tile grid so that no tile is asked for twice. */
+static GeglRectangle
+piece_rect (const GpuhistStripFetch *f, const Slot *slot)
+{
+  const GeglRectangle *area = &f->stream.source->area;
+  int y = slot->y + slot->done_y;
+  int rows
+      = gpuhist_band_rows (y, slot->rows - slot->done_y, f->stream.tile_height, f->stream.shift_y);
+  int x = area->x + slot->done_x;
+  int end = x + f->piece_columns;
+
+  rows = MIN (rows, f->stream.tile_height); /* one tile row */
+  if (f->tile_width > 1)
+    end -= ((end % f->tile_width) + f->tile_width) % f->tile_width;
+  end = CLAMP (end, x + 1, area->x + area->width);
+  return (GeglRectangle){ x, y, end - x, rows };
+}
+
 /* With the lock held: the next piece to fetch, starting a band in a free slot when none is being
  * filled; FALSE when there is nothing to fetch now. */
 static gboolean
 next_piece (GpuhistStripFetch *f, Piece *piece)
 {
-  const GeglRectangle *area = &f->stream.source->area;
   Slot *slot = NULL;
 
   for (int i = 0; i < N_SLOTS && slot == NULL; i++)
@@ -96,7 +120,7 @@ next_piece (GpuhistStripFetch *f, Piece *piece)
         slot->rows
             = gpuhist_band_rows (f->next_y, MIN (f->stream.strip_rows, area_end (f) - f->next_y),
                                  f->stream.tile_height, f->stream.shift_y);
-        slot->done_x = slot->read_rows = 0;
+        slot->done_x = slot->done_y = slot->read_rows = 0;
         slot->fetch_us = 0;
         f->next_y += slot->rows;
       }
@@ -104,8 +128,7 @@ next_piece (GpuhistStripFetch *f, Piece *piece)
     return FALSE;
   piece->slot = slot;
   piece->generation = f->generation;
-  piece->rect = (GeglRectangle){ area->x + slot->done_x, slot->y,
-                                 MIN (f->piece_columns, area->width - slot->done_x), slot->rows };
+  piece->rect = piece_rect (f, slot);
   return TRUE;
 }
 
@@ -144,9 +167,26 @@ commit_piece (GpuhistStripFetch *f, const Piece *piece, gint64 us)
   slot->fetch_us += us;
   if (slot->done_x >= f->stream.source->area.width)
     {
+      slot->done_x = 0;
+      slot->done_y += piece->rect.height;
+    }
+  if (slot->done_y >= slot->rows)
+    {
       slot->state = SLOT_FULL;
       g_cond_broadcast (&f->changed);
     }
+}
+
+/* The next pieces as wide as GIMP gives in about PIECE_US, judged by this one. */
+static void
+adapt_piece (GpuhistStripFetch *f, const Piece *piece, gint64 us)
+{
+  double wanted = (double) piece->rect.width * PIECE_US / MAX (us, (gint64) 1);
+
+  /* halfway there each time: one slow tile does not shrink the pieces to nothing */
+  wanted = (wanted + piece->rect.width) / 2.0;
+  f->piece_columns = (int) CLAMP (wanted, (double) MAX (f->tile_width, 1),
+                                  (double) f->stream.source->area.width);
 }
 
 static void
@@ -196,6 +236,7 @@ dispatch (gpointer data)
         break;
       fetch_piece (f, &piece);
       now = g_get_monotonic_time ();
+      adapt_piece (f, &piece, now - before);
       g_mutex_lock (&f->lock);
       commit_piece (f, &piece, now - before);
       g_mutex_unlock (&f->lock);
@@ -206,20 +247,14 @@ dispatch (gpointer data)
   return more ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
-/* Pieces of about PIECE_BYTES, whole tiles wide where a tile row is not wider than that. */
 static int
-piece_columns (const GpuhistStream *stream)
+tile_width (GeglBuffer *buffer)
 {
-  int tile_width = 64;
-  size_t column_bytes
-      = (size_t) stream->strip_rows * (stream->fetch_bpp + MAX (stream->source->coverage_bytes, 0));
-  int columns = (int) MAX ((size_t) 1, PIECE_BYTES / MAX (column_bytes, (size_t) 1));
+  int width = 64;
 
-  if (g_object_class_find_property (G_OBJECT_GET_CLASS (stream->source->buffer), "tile-width"))
-    g_object_get (stream->source->buffer, "tile-width", &tile_width, NULL);
-  if (tile_width > 0 && columns > tile_width)
-    columns -= columns % tile_width;
-  return columns;
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (buffer), "tile-width"))
+    g_object_get (buffer, "tile-width", &width, NULL);
+  return MAX (width, 1);
 }
 
 GpuhistStripFetch *
@@ -239,7 +274,8 @@ gpuhist_strip_fetch_new (const GpuhistSource *source, const GpuhistSettings *set
   f->plane_row = source->coverage_buffer != NULL && f->stream.plane_bytes > 0
                      ? (size_t) source->area.width * source->coverage_bytes
                      : 0;
-  f->piece_columns = piece_columns (&f->stream);
+  f->tile_width = tile_width (source->buffer);
+  f->piece_columns = FIRST_PIECE_TILES * f->tile_width;
   f->cancellable = g_object_ref (cancellable);
   f->still_there = still_there;
   f->still_there_data = still_there_data;
