@@ -19,7 +19,7 @@
 G_BEGIN_DECLS
 
 /* The thumbnails' longest side, in pixels. */
-#define GPUHIST_WATCH_THUMBNAIL 64
+#define GPUHIST_WATCH_THUMBNAIL 32
 
 gpointer gpuhist_watch_image_of (gpointer drawable);
 gboolean gpuhist_watch_image_open (gpointer image);
