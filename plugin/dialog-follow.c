@@ -1,6 +1,7 @@
 /* gpu-histogram: the dialog follows the image.  See dialog-private.h.
  *
- * A plug-in gets no signals from GIMP, so the dialog polls: every POLL_MS it asks the glue for
+ * A plug-in gets no signals from GIMP, so the dialog polls: every POLL_MS (or longer, when a poll
+ * is costly: schedule_poll) it asks the glue for
  * the image's signature (watch.h: the active drawable, its size, offsets and type, small
  * thumbnails of it and of the selection, or of the image for the visible image) and compares it
  * with the last.  As GIMP's own Histogram dockable does (app/widgets/gimphistogrameditor.c), a
@@ -13,6 +14,21 @@
 
 #define POLL_MS 500
 #define DEBOUNCE_MS 200
+/* A poll costs GIMP about as much CPU as it takes (it renders the thumbnails while the plug-in
+ * waits): the next one comes at least COST_FACTOR times that later, so that polling stays near
+ * 1/COST_FACTOR of one core on a layer whose thumbnail is slow to render (a 100 MP layer's took
+ * 52 ms in GIMP 2.10: docs/BENCHMARKS.md). */
+#define COST_FACTOR 150
+
+static gboolean poll (gpointer data);
+
+static void
+schedule_poll (GpuhistDialog *d, gint64 cost_us)
+{
+  guint interval = (guint) MAX ((gint64) POLL_MS, cost_us * COST_FACTOR / 1000);
+
+  d->poll_source = g_timeout_add (interval, poll, d);
+}
 
 void
 gpuhist_dialog_set_stale (GpuhistDialog *d, gboolean stale)
@@ -56,11 +72,12 @@ poll (gpointer data)
   GpuhistDialog *d = data;
   gint64 start = g_get_monotonic_time ();
   GBytes *now = signature (d);
+  gint64 cost = g_get_monotonic_time () - start;
 
-  d->poll_max_us = MAX (d->poll_max_us, g_get_monotonic_time () - start);
+  d->poll_max_us = MAX (d->poll_max_us, cost);
+  d->poll_source = 0;
   if (now == NULL)
     {
-      d->poll_source = 0;
       gpuhist_dialog_follow_stop (d);
       return G_SOURCE_REMOVE;
     }
@@ -73,7 +90,8 @@ poll (gpointer data)
     }
   else
     g_bytes_unref (now);
-  return G_SOURCE_CONTINUE;
+  schedule_poll (d, cost);
+  return G_SOURCE_REMOVE;
 }
 
 void
@@ -84,7 +102,7 @@ gpuhist_dialog_follow_start (GpuhistDialog *d)
     return;
   g_clear_pointer (&d->seen, g_bytes_unref);
   d->seen = signature (d); /* what the shown counts were taken from */
-  d->poll_source = g_timeout_add (POLL_MS, poll, d);
+  schedule_poll (d, 0);
 }
 
 /* Stops polling; when the image is gone, says so once and for all. */

@@ -28,6 +28,25 @@ gpointer gpuhist_watch_active (gpointer image);
 /* NULL once the image is closed. */
 GBytes *gpuhist_watch_signature (gpointer image, gboolean visible);
 
+/* For the two files' signatures: an int, in the machine's order (compared, never stored). */
+static inline void
+gpuhist_watch_append_int (GByteArray *signature, gint value)
+{
+  g_byte_array_append (signature, (const guint8 *) &value, sizeof value);
+}
+
+/* The selection's bounds, when there is a selection; returns non_empty. */
+static inline gboolean
+gpuhist_watch_append_bounds (GByteArray *signature, gboolean non_empty, gint x1, gint y1, gint x2,
+                             gint y2)
+{
+  const gint bounds[] = { non_empty, x1, y1, x2, y2 };
+
+  g_byte_array_append (signature, (const guint8 *) bounds,
+                       non_empty ? sizeof bounds : sizeof bounds[0]);
+  return non_empty;
+}
+
 G_END_DECLS
 
 #endif /* GPUHIST_WATCH_H */

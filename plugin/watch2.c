@@ -4,17 +4,11 @@
 #include "watch.h"
 
 static void
-append_int (GByteArray *signature, gint value)
-{
-  g_byte_array_append (signature, (const guint8 *) &value, sizeof value);
-}
-
-static void
 append_thumbnail (GByteArray *signature, guint8 *data, gint width, gint height, gint bpp)
 {
-  append_int (signature, width);
-  append_int (signature, height);
-  append_int (signature, bpp);
+  gpuhist_watch_append_int (signature, width);
+  gpuhist_watch_append_int (signature, height);
+  gpuhist_watch_append_int (signature, bpp);
   if (data != NULL && width > 0 && height > 0 && bpp > 0)
     g_byte_array_append (signature, data, (guint) (width * height * bpp));
   g_free (data);
@@ -28,11 +22,11 @@ append_drawable (GByteArray *signature, gint32 drawable)
   guint8 *data;
 
   gimp_drawable_offsets (drawable, &x, &y);
-  append_int (signature, gimp_drawable_width (drawable));
-  append_int (signature, gimp_drawable_height (drawable));
-  append_int (signature, x);
-  append_int (signature, y);
-  append_int (signature, gimp_drawable_type (drawable));
+  gpuhist_watch_append_int (signature, gimp_drawable_width (drawable));
+  gpuhist_watch_append_int (signature, gimp_drawable_height (drawable));
+  gpuhist_watch_append_int (signature, x);
+  gpuhist_watch_append_int (signature, y);
+  gpuhist_watch_append_int (signature, gimp_drawable_type (drawable));
   data = gimp_drawable_get_thumbnail_data (drawable, &width, &height, &bpp);
   append_thumbnail (signature, data, width, height, bpp);
 }
@@ -70,18 +64,13 @@ gpuhist_watch_signature (gpointer image_handle, gboolean visible)
     return NULL;
   signature = g_byte_array_new ();
   drawable = gimp_image_get_active_drawable (image);
-  append_int (signature, drawable);
-  append_int (signature, gimp_image_get_precision (image));
+  gpuhist_watch_append_int (signature, drawable);
+  gpuhist_watch_append_int (signature, gimp_image_get_precision (image));
   if (drawable > 0)
     append_drawable (signature, drawable);
   gimp_selection_bounds (image, &non_empty, &x1, &y1, &x2, &y2);
-  append_int (signature, non_empty);
-  if (non_empty)
+  if (gpuhist_watch_append_bounds (signature, non_empty, x1, y1, x2, y2))
     {
-      append_int (signature, x1);
-      append_int (signature, y1);
-      append_int (signature, x2);
-      append_int (signature, y2);
       append_drawable (signature, gimp_image_get_selection (image));
     }
   if (visible)

@@ -4,17 +4,11 @@
 #include "watch.h"
 
 static void
-append_int (GByteArray *signature, gint value)
-{
-  g_byte_array_append (signature, (const guint8 *) &value, sizeof value);
-}
-
-static void
 append_thumbnail (GByteArray *signature, GBytes *data, gint width, gint height, gint bpp)
 {
-  append_int (signature, width);
-  append_int (signature, height);
-  append_int (signature, bpp);
+  gpuhist_watch_append_int (signature, width);
+  gpuhist_watch_append_int (signature, height);
+  gpuhist_watch_append_int (signature, bpp);
   if (data != NULL)
     {
       gsize size = 0;
@@ -33,12 +27,12 @@ append_drawable (GByteArray *signature, GimpDrawable *drawable)
   GBytes *data;
 
   gimp_drawable_get_offsets (drawable, &x, &y);
-  append_int (signature, gimp_item_get_id (GIMP_ITEM (drawable)));
-  append_int (signature, gimp_drawable_get_width (drawable));
-  append_int (signature, gimp_drawable_get_height (drawable));
-  append_int (signature, x);
-  append_int (signature, y);
-  append_int (signature, gimp_drawable_type (drawable));
+  gpuhist_watch_append_int (signature, gimp_item_get_id (GIMP_ITEM (drawable)));
+  gpuhist_watch_append_int (signature, gimp_drawable_get_width (drawable));
+  gpuhist_watch_append_int (signature, gimp_drawable_get_height (drawable));
+  gpuhist_watch_append_int (signature, x);
+  gpuhist_watch_append_int (signature, y);
+  gpuhist_watch_append_int (signature, gimp_drawable_type (drawable));
   data = gimp_drawable_get_thumbnail_data (drawable, GPUHIST_WATCH_THUMBNAIL,
                                            GPUHIST_WATCH_THUMBNAIL, &width, &height, &bpp);
   append_thumbnail (signature, data, width, height, bpp);
@@ -78,18 +72,13 @@ gpuhist_watch_signature (gpointer image, gboolean visible)
     return NULL;
   signature = g_byte_array_new ();
   drawable = gpuhist_watch_active (image);
-  append_int (signature, gimp_image_get_precision (image));
-  append_int (signature, drawable != NULL);
+  gpuhist_watch_append_int (signature, gimp_image_get_precision (image));
+  gpuhist_watch_append_int (signature, drawable != NULL);
   if (drawable != NULL)
     append_drawable (signature, drawable);
   gimp_selection_bounds (image, &non_empty, &x1, &y1, &x2, &y2);
-  append_int (signature, non_empty);
-  if (non_empty)
+  if (gpuhist_watch_append_bounds (signature, non_empty, x1, y1, x2, y2))
     {
-      append_int (signature, x1);
-      append_int (signature, y1);
-      append_int (signature, x2);
-      append_int (signature, y2);
       append_drawable (signature, GIMP_DRAWABLE (gimp_image_get_selection (image)));
     }
   if (visible)

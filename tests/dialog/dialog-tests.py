@@ -562,21 +562,26 @@ def main():
                                           [int(v) for v in
                                            read_numbers(os.path.join(work, "bounds"))])
     finally:
-        print("1..%d" % checks.n, flush=True)
-        stop(gimp_proc, 15)
-        log.close()
-        for proc in helpers:
-            stop(proc)
-        stop(xvfb)
-        if checks.failed:
-            print("# GIMP's log, %s:" % os.path.join(work, "gimp.log"))
-            with open(os.path.join(work, "gimp.log"), errors="replace") as f:
-                for line in f.read().splitlines()[-40:]:
-                    print("#   " + line)
-        elif not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
+        tear_down(checks, gimp_proc, log, helpers + [xvfb], work, args.keep)
 
     return 1 if checks.failed else 0
+
+
+def tear_down(checks, gimp_proc, log, helpers, work, keep):
+    """The plan's line; GIMP, its log and the X and at-spi helpers stopped; GIMP's log's end
+    printed when a check failed, else the scratch folder removed unless kept."""
+    print("1..%d" % checks.n, flush=True)
+    stop(gimp_proc, 15)
+    log.close()
+    for proc in helpers:
+        stop(proc)
+    if checks.failed:
+        print("# GIMP's log, %s:" % os.path.join(work, "gimp.log"))
+        with open(os.path.join(work, "gimp.log"), errors="replace") as f:
+            for line in f.read().splitlines()[-40:]:
+                print("#   " + line)
+    elif not keep:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

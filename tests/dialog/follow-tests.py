@@ -293,18 +293,7 @@ def main():
         checks.ok("crashed" not in text and "terminated" not in text,
                   "no plug-in crashed or was terminated (GIMP's log)")
     finally:
-        print("1..%d" % checks.n, flush=True)
-        dialog_tests.stop(gimp_proc, 15)
-        log.close()
-        for proc in helpers:
-            dialog_tests.stop(proc)
-        dialog_tests.stop(xvfb)
-        if checks.failed:
-            with open(os.path.join(work, "gimp.log"), errors="replace") as f:
-                for line in f.read().splitlines()[-30:]:
-                    print("#   " + line)
-        elif not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
+        dialog_tests.tear_down(checks, gimp_proc, log, helpers + [xvfb], work, args.keep)
     return 1 if checks.failed else 0
 
 
