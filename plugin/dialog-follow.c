@@ -15,17 +15,20 @@
 #define POLL_MS 500
 #define DEBOUNCE_MS 200
 /* A poll costs GIMP about as much CPU as it takes (it renders the thumbnails while the plug-in
- * waits): the next one comes at least COST_FACTOR times that later, so that polling stays near
- * 1/COST_FACTOR of one core on a layer whose thumbnail is slow to render (a 100 MP layer's took
- * 52 ms in GIMP 2.10: docs/BENCHMARKS.md). */
+ * waits): after a poll that saw nothing new, the next one comes at least COST_FACTOR times that
+ * later, up to LONGEST_POLL_MS, so that polling stays near 1/COST_FACTOR of one core on a layer
+ * whose thumbnail is slow to render (a 100 MP layer's took 52 ms in GIMP 2.10:
+ * docs/BENCHMARKS.md).  A poll that saw a change is dearer (GIMP renders the new thumbnail) and
+ * says nothing of the idle cost: the next one comes after POLL_MS. */
 #define COST_FACTOR 150
+#define LONGEST_POLL_MS 3000
 
 static gboolean poll (gpointer data);
 
 static void
 schedule_poll (GpuhistDialog *d, gint64 cost_us)
 {
-  guint interval = (guint) MAX ((gint64) POLL_MS, cost_us * COST_FACTOR / 1000);
+  guint interval = (guint) CLAMP (cost_us * COST_FACTOR / 1000, POLL_MS, LONGEST_POLL_MS);
 
   d->poll_source = g_timeout_add (interval, poll, d);
 }
@@ -87,6 +90,7 @@ poll (gpointer data)
       d->seen = now;
       gpuhist_dialog_bench_change_seen ();
       changed (d);
+      cost = 0;
     }
   else
     g_bytes_unref (now);
