@@ -101,8 +101,8 @@ typedef struct
 
   /* dialog-bench.c, with GPUHIST_DIALOG_BENCH only. */
   guint bench_tick;
-  gint64 open_us;      /* the last count's open_source: GIMP copying the drawable */
-  gint64 poll_max_us;  /* the longest poll since the last count's start */
+  gint64 open_us;     /* the last count's open_source: GIMP copying the drawable */
+  gint64 poll_max_us; /* the longest poll since the last count's start */
   gint64 bench_last_tick_us, bench_longest_gap_us;
   int bench_counts, bench_repeats_left;
 } GpuhistDialog;
