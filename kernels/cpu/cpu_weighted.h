@@ -14,8 +14,8 @@ typedef struct
   size_t table_words; /* out_channels * bins */
   uint32_t alpha_full;
   uint32_t luminance_fixed[3][256]; /* 8-bit luminance in fixed point (gimp_rules.h) */
-  /* 16-bit samples: every level's bin under the run's rule, and its float (for luminance),
-   * looked up rather than divided for every sample. */
+  /* 16-bit samples: every level's bin under the run's rule, and the float its luminance is
+   * formed from (gh_luminance_input), looked up rather than computed for every sample. */
   uint32_t *level_bins;
   float *level_floats;
 } cpu_weighted_rules;

@@ -161,7 +161,11 @@ plan_weighted_fastest (const cudaDeviceProp &device, const gh_run_plan &run, wei
     steps = strtoull (test_flush, nullptr, 10);
   const size_t columns = weighted_shared_bytes (run.out_channels, run.derived != 0);
   const int groups = groups_asked ();
-  fast_fn kernel = run.bytes_per_sample == 1 ? fast_kernel_for (run, groups) : nullptr;
+  /* The lane columns estimate 2.10's luminance, which is linear in the samples; 3.0's is not,
+   * so its derived runs count in a block's 64-bit table, GIMP's rule for every pixel. */
+  const bool estimate_fits = !run.derived || run.luminance == GH_LUMINANCE_GIMP2;
+  fast_fn kernel
+      = run.bytes_per_sample == 1 && estimate_fits ? fast_kernel_for (run, groups) : nullptr;
   if (kernel && steps >= 1 && columns <= device.sharedMemPerBlockOptin)
     {
       const int blocks
@@ -222,6 +226,7 @@ make_weighted_job (const gh_run_plan &run, const uint8_t *samples, const uint8_t
   job.bins = run.bins;
   job.shift = run.shift;
   job.binning = run.binning;
+  job.luminance = run.luminance;
   job.out = out;
   return job;
 }

@@ -26,14 +26,15 @@ sample_bin (unsigned int s, int bytes_per_sample, int bins, int shift, gh_binnin
 
 __device__ __forceinline__ unsigned int
 luminance_bin (unsigned int r, unsigned int g, unsigned int b, int bytes_per_sample, int bins,
-               int shift, gh_binning binning)
+               int shift, gh_binning binning, gh_luminance rule)
 {
-  return static_cast<unsigned int> (bytes_per_sample == 1
-                                        ? gh_luminance_bin_u8 (r, g, b)
-                                        : gh_luminance_bin_u16 (r, g, b, binning, bins, shift));
+  return static_cast<unsigned int> (
+      bytes_per_sample == 1 ? gh_luminance_bin_u8 (r, g, b, rule)
+                            : gh_luminance_bin_u16 (r, g, b, rule, binning, bins, shift));
 }
 
-/* The 8-bit luminance bin in 8.16 fixed point: x = r KR + g KG + b KB + 1/2, bin = x >> 16.
+/* The 8-bit luminance bin in 8.16 fixed point (GIMP 2.10's rule, GH_LUMINANCE_GIMP2: linear in
+ * the samples, which 3.0's is not): x = r KR + g KG + b KB + 1/2, bin = x >> 16.
  * GIMP's weights are 16-bit fractions to their 8 digits (0.22248840 = 14581 / 65536 within
  * 5e-9), so KR, KG, KB are those numerators: the weights' rounding (3 x 255 x 5e-9 of a bin,
  * 3.8e-6) plus GIMP's float rounding (255 x 2^-23 + 2^-17, 3.8e-5) stay inside kLumEdge =

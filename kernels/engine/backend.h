@@ -41,6 +41,7 @@ extern "C"
     int coverage_bytes; /* 0, 1 or 2 */
     int alpha_weighted;
     int derived;
+    gh_luminance luminance; /* derived runs: whose Luminance (gh_luminance) */
     int out_channels;       /* channels + 2 when derived */
     size_t coverage_offset; /* the coverage plane's offset in the staging buffer (after
                                strip_capacity sample bytes, 64-byte aligned); a strip of n pixels

@@ -60,12 +60,13 @@ pixel_bins (const gh_run_spec *spec, int bins, const uint32_t *s, int *bin)
   if (spec->bytes_per_sample == 1)
     {
       bin[spec->channels] = gh_value_bin_u8 (s[0], s[1], s[2]);
-      bin[spec->channels + 1] = gh_luminance_bin_u8 (s[0], s[1], s[2]);
+      bin[spec->channels + 1] = gh_luminance_bin_u8 (s[0], s[1], s[2], spec->luminance);
     }
   else
     {
       bin[spec->channels] = gh_value_bin_u16 (s[0], s[1], s[2], spec->binning, bins, shift);
-      bin[spec->channels + 1] = gh_luminance_bin_u16 (s[0], s[1], s[2], spec->binning, bins, shift);
+      bin[spec->channels + 1]
+          = gh_luminance_bin_u16 (s[0], s[1], s[2], spec->luminance, spec->binning, bins, shift);
     }
 }
 

@@ -66,6 +66,10 @@ gh_check_spec (const gh_engine *engine, const gh_run_spec *spec, gh_error *error
                   spec ? spec->bytes_per_sample : 0);
   else if (spec->binning != GH_BINNING_SHIFT && spec->binning != GH_BINNING_GIMP)
     gh_error_set (error, GH_ERROR_INVALID_ARGUMENT, "unknown binning rule %d", (int) spec->binning);
+  else if (spec->luminance != GH_LUMINANCE_GIMP2 && spec->luminance != GH_LUMINANCE_GIMP3
+           && spec->luminance != GH_LUMINANCE_GIMP3_LINEAR)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT, "unknown luminance rule %d",
+                  (int) spec->luminance);
   else if (spec->coverage_bytes < 0 || spec->coverage_bytes > 2)
     gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
                   "a coverage plane has 1 or 2 bytes a pixel (or 0 for none), not %d",
@@ -115,6 +119,7 @@ fill_plan (gh_run_plan *plan, const gh_engine *engine, const gh_run_spec *spec, 
   plan->coverage_bytes = spec->coverage_bytes;
   plan->alpha_weighted = spec->alpha_weighted;
   plan->derived = spec->derived;
+  plan->luminance = spec->luminance;
   plan->out_channels = spec->channels + (spec->derived ? 2 : 0);
   plan->strip_capacity = strip_bytes;
   /* Aligned, so that the plane's 16-bit (and wider) loads are aligned whatever the rows. */
