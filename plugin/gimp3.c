@@ -372,6 +372,8 @@ read_arguments (GimpRunMode run_mode, GimpProcedureConfig *config, GpuhistSettin
   settings->bins = bins;
   settings->weighting = gimp_procedure_config_get_choice_id (config, "weighting");
   settings->source = gimp_procedure_config_get_choice_id (config, "source");
+  /* GIMP 3.0's Histogram dockable and gimp-drawable-histogram sum babl's linear-light Y. */
+  settings->luminance = GH_LUMINANCE_GIMP3;
   if (output_file != NULL && output_file[0] == '\0')
     g_clear_pointer (&output_file, g_free);
   settings->output_file = output_file;

@@ -43,6 +43,11 @@ print_usage (FILE *out)
          "                         format gpuhist reads): each pixel adds its coverage (a\n"
          "                         selection mask, as GIMP counts)\n"
          "  --derived              RGB and RGBA: value and luminance columns too\n"
+         "  --luminance RULE       --derived: whose Luminance: gimp2 (GIMP 2.10's, the default:\n"
+         "                         0.22248840 R + 0.71690369 G + 0.06060791 B of the samples),\n"
+         "                         gimp3 (GIMP 3.0's: linear-light Y of sRGB-encoded samples,\n"
+         "                         as its histogram computes it) or gimp3-linear (GIMP 3.0's\n"
+         "                         of samples already in linear light)\n"
          "\n"
          "  --raw WxHxC[:STRIDE]   FILE holds raw 8-bit samples: W x H pixels of C channels\n"
          "                         (1-4), rows STRIDE bytes apart (default W*C)\n"
@@ -197,6 +202,7 @@ enum
   OPTION_ALPHA_WEIGHTED,
   OPTION_WEIGHTS,
   OPTION_DERIVED,
+  OPTION_LUMINANCE,
 };
 
 static const struct option long_options[] = {
@@ -221,6 +227,7 @@ static const struct option long_options[] = {
   { "alpha-weighted", no_argument, NULL, OPTION_ALPHA_WEIGHTED },
   { "weights", required_argument, NULL, OPTION_WEIGHTS },
   { "derived", no_argument, NULL, OPTION_DERIVED },
+  { "luminance", required_argument, NULL, OPTION_LUMINANCE },
   { NULL, 0, NULL, 0 },
 };
 
@@ -328,6 +335,15 @@ take_value (int option, const char *value, cli_options *options)
         return usage_error ("--jobs wants a number from 1 to 256, not '%s'", value);
       options->jobs = (int) number;
       break;
+    case OPTION_LUMINANCE:
+      for (i = GH_LUMINANCE_GIMP3_LINEAR; i >= 0; i--)
+        if (strcmp (value, gh_luminance_name ((gh_luminance) i)) == 0)
+          break;
+      if (i < 0)
+        return usage_error ("--luminance takes gimp2, gimp3 or gimp3-linear, not '%s'", value);
+      options->count.luminance = (gh_luminance) i;
+      options->luminance_given = 1;
+      break;
     default: /* OPTION_BINNING */
       if (strcmp (value, "gimp") != 0 && strcmp (value, "shift") != 0)
         return usage_error ("--binning takes gimp or shift, not '%s'", value);
@@ -352,7 +368,8 @@ apply_option (int option, char **argv, cli_options *options)
     case OPTION_BINS:
     case OPTION_STRATEGY:
     case OPTION_JOBS:
-    case OPTION_BINNING: return take_value (option, optarg, options);
+    case OPTION_BINNING:
+    case OPTION_LUMINANCE: return take_value (option, optarg, options);
     case OPTION_JSON: options->json = 1; break;
     case 'o': options->output = optarg; break;
     case OPTION_QUIET: options->quiet = 1; break;
@@ -387,6 +404,9 @@ check_arguments (int argc, char **argv, cli_options *options)
     }
   if (options->photo || options->quick)
     return usage_error ("--photo and --quick go with --bench");
+  if (options->luminance_given && !options->count.derived)
+    return usage_error ("--luminance says how the luminance column is counted: it goes with "
+                        "--derived");
   if (optind >= argc)
     return usage_error ("no input file given (use - for standard input)");
   if (options->json_lines)

@@ -35,6 +35,7 @@ typedef struct
   int jobs; /* --jobs; 0: one a core */
   const char *weights;
   count_request count;
+  int luminance_given; /* --luminance, which needs --derived */
   int raw;
   pnm_raw_geometry raw_geometry;
   method_choice method;

@@ -96,6 +96,7 @@ begin_run (gh_engine *engine, const image_info *info, const count_request *reque
   spec.coverage_bytes = info->coverage_bytes;
   spec.alpha_weighted = request->alpha_weighted;
   spec.derived = request->derived;
+  spec.luminance = request->luminance;
   return gh_run_begin_spec (engine, &spec, error);
 }
 

@@ -91,9 +91,9 @@ pixel_bins (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *
       /* The bin of the largest level: the rules are monotonic (gh_value_bin_u16). */
       const uint32_t rg = s[0] > s[1] ? s[0] : s[1];
       bin[channels] = (int) r->level_bins[rg > s[2] ? rg : s[2]];
-      bin[channels + 1] = gh_luminance_bin_of_inputs (
-          r->level_floats[s[0]], r->level_floats[s[1]], r->level_floats[s[2]], plan->luminance,
-          plan->binning, plan->bins, plan->shift);
+      bin[channels + 1] = gh_luminance_bin_of_inputs (r->level_floats[s[0]], r->level_floats[s[1]],
+                                                      r->level_floats[s[2]], plan->luminance,
+                                                      plan->binning, plan->bins, plan->shift);
     }
 }
 

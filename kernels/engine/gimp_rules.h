@@ -235,8 +235,7 @@ gh_luminance_fixed_u8 (uint32_t fixed[3][256], gh_luminance rule)
         const double term
             = rule == GH_LUMINANCE_GIMP2
                   ? s * weights[c]
-                  : 255.0
-                        * (gh_luminance_input (gh_gimp_float_u8 (s), rule) * babl_weights[c]);
+                  : 255.0 * (gh_luminance_input (gh_gimp_float_u8 (s), rule) * babl_weights[c]);
         fixed[c][s] = (uint32_t) (term * (1u << GH_LUMINANCE_FRACTION_BITS) + 0.5);
       }
 }

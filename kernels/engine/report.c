@@ -35,6 +35,13 @@ gh_strategy_name (gh_strategy strategy)
   return (size_t) strategy < sizeof names / sizeof names[0] ? names[strategy] : "unknown";
 }
 
+const char *
+gh_luminance_name (gh_luminance rule)
+{
+  static const char *const names[] = { "gimp2", "gimp3", "gimp3-linear" };
+  return (size_t) rule < sizeof names / sizeof names[0] ? names[rule] : "unknown";
+}
+
 double
 gh_timing_gbps (const gh_result *result, gh_timing_kind kind)
 {
@@ -181,6 +188,8 @@ gh_write_json_begin (FILE *out, const gh_result *result, const char *const *chan
   gh_write_json_string (out, result->layout);
   fprintf (out, ",\n  \"bins\": %d,\n  \"pixels\": %" PRIu64 ",\n  \"bytes\": %" PRIu64 ",\n",
            result->bins, result->samples, result->bytes);
+  if (result->derived)
+    fprintf (out, "  \"luminance_rule\": \"%s\",\n", gh_luminance_name (result->luminance));
 
   if (result->weighted)
     fprintf (out, "  \"weighted\": true,\n  \"denominator\": %" PRIu64 ",\n", result->denominator);

@@ -346,6 +346,7 @@ describe_result (const gh_run *run, gh_result *result)
   result->channels = run->plan.out_channels;
   result->input_channels = run->channels;
   result->derived = run->plan.derived;
+  result->luminance = run->plan.luminance;
   result->weighted = gh_plan_weighted (&run->plan);
   result->bins = run->plan.bins;
   result->samples = (uint64_t) run->width * (uint64_t) run->height;

@@ -198,6 +198,25 @@ extern "C"
     int runs;
   } gh_timing;
 
+  /* Which GIMP's Luminance a derived run counts (gh_run_spec.luminance).  The two differ in what
+   * they sum, not only in rounding (engine/gimp_rules.h has both, bit for bit):
+   *   GIMP2  GIMP 2.10: 0.22248840 r + 0.71690369 g + 0.06060791 b of the samples' floats as
+   *          they are (perceptual or linear), in double, stored in a float.  The default.
+   *   GIMP3  GIMP 3.0, samples on the sRGB curve (its perceptual histogram): babl's linear-light
+   *          Y of them, 0.22248794 R + 0.71690384 G + 0.06060826 B in float of the samples'
+   *          floats linearized by babl's float approximation of the sRGB curve.
+   *   GIMP3_LINEAR  GIMP 3.0, linear-light samples (its linear histogram): the same sum of the
+   *          samples' floats as they are.
+   * GIMP 3.0 asks babl for that sum, and babl picks the code by timing it: where it picks its
+   * fused multiply-add build, 4 of the 2^24 8-bit triples land one bin from GIMP3's (about 3 in
+   * a million random 16-bit triples at 1024 bins); docs/BENCHMARKS.md, "GIMP 3.0's Luminance". */
+  typedef enum
+  {
+    GH_LUMINANCE_GIMP2 = 0,
+    GH_LUMINANCE_GIMP3,
+    GH_LUMINANCE_GIMP3_LINEAR
+  } gh_luminance;
+
   /* An unsigned 128-bit integer: a weighted run's exact sums can pass 2^64. */
   typedef struct
   {
@@ -226,6 +245,8 @@ extern "C"
     char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
                                       "CPU, 2 threads: no NVIDIA driver is installed" */
     char layout[64];               /* what FASTEST ran as, e.g. "wide, 4 ch, 1024 threads" */
+    /* Derived runs: whose Luminance was counted. */
+    gh_luminance luminance;
   } gh_result;
 
   void gh_result_clear (gh_result *result);
@@ -282,25 +303,6 @@ extern "C"
    * rounded to a 16-bit level (GIMP's rule at 65536 bins), then binned as a sample of that level.
    * 8-bit samples: bin = s under both. */
 
-  /* Which GIMP's Luminance a derived run counts (gh_run_spec.luminance).  The two differ in what
-   * they sum, not only in rounding (engine/gimp_rules.h has both, bit for bit):
-   *   GIMP2  GIMP 2.10: 0.22248840 r + 0.71690369 g + 0.06060791 b of the samples' floats as
-   *          they are (perceptual or linear), as above.  The default.
-   *   GIMP3  GIMP 3.0, samples on the sRGB curve (its perceptual histogram): babl's linear-light
-   *          Y of them, 0.22248794 R + 0.71690384 G + 0.06060826 B in float of the samples'
-   *          floats linearized by babl's float approximation of the sRGB curve.
-   *   GIMP3_LINEAR  GIMP 3.0, linear-light samples (its linear histogram): the same sum of the
-   *          samples' floats as they are.
-   * GIMP 3.0 asks babl for that sum, and babl picks the code by timing it: where it picks its
-   * fused multiply-add build, 4 of the 2^24 8-bit triples land one bin from GIMP3's (about 3 in
-   * a million random 16-bit triples at 1024 bins); docs/BENCHMARKS.md, "GIMP 3.0's Luminance". */
-  typedef enum
-  {
-    GH_LUMINANCE_GIMP2 = 0,
-    GH_LUMINANCE_GIMP3,
-    GH_LUMINANCE_GIMP3_LINEAR
-  } gh_luminance;
-
   /* A run in full: what the samples are and what is counted.  gh_run_spec_init fills the
    * defaults (an unweighted run, today's counts); gh_run_begin_spec checks the combination. */
   typedef struct
@@ -317,11 +319,12 @@ extern "C"
                            strip beside the samples (gh_run_coverage_buffer) */
     int alpha_weighted; /* 2- or 4-channel runs: the last channel weights the others */
     int derived;        /* 3- or 4-channel runs: two more channels, value = max (R, G, B) and
-                           luminance by `luminance` (GIMP2: 0.22248840 R + 0.71690369 G +
-                           0.06060791 B), binned by the run's rule and weighted like the colour channels; the result's last
-                           two channels, which gh_write_csv and gh_write_json name by the
-                           caller's names array like the others ("value", "luminance") */
-    gh_luminance luminance; /* derived runs: whose Luminance; GIMP2 (2.10's) by default */
+                           luminance (by `luminance`), binned by the run's rule and weighted
+                           like the colour channels; the result's last two channels, which
+                           gh_write_csv and gh_write_json name by the caller's names array like
+                           the others ("value", "luminance") */
+    /* Derived runs: whose Luminance (gh_luminance); GIMP2, 2.10's, by default. */
+    gh_luminance luminance;
   } gh_run_spec;
 
   void gh_run_spec_init (gh_run_spec *spec, int width, int height, int channels,
@@ -413,6 +416,8 @@ extern "C"
   const char *gh_timing_name (gh_timing_kind kind);
   const char *gh_status_name (gh_status status);
   const char *gh_strategy_name (gh_strategy strategy);
+  /* "gimp2", "gimp3", "gimp3-linear": the JSON's luminance_rule and gpuhist's --luminance. */
+  const char *gh_luminance_name (gh_luminance rule);
 
   /* Results as text.  channel_names holds result->channels names ("red", "green", "blue",
    * "alpha", "gray"; for derived runs the caller's last two, "value" and "luminance").

@@ -122,12 +122,11 @@ test_u8_triples_gimp3 (gh_luminance rule)
       const uint32_t fraction
           = (fixed[0][r] + fixed[1][g] + fixed[2][b]) & ((1u << GH_LUMINANCE_FRACTION_BITS) - 1);
       fixed_slow += fraction - (GH_LUMINANCE_HALF - GH_LUMINANCE_MARGIN) < 2 * GH_LUMINANCE_MARGIN;
-      const float fused
-          = rule == GH_LUMINANCE_GIMP3
-                ? babl_rgba_to_gray_float_v3 (babl_gamma_2_2_to_linear_lane (fr),
-                                              babl_gamma_2_2_to_linear_lane (fg),
-                                              babl_gamma_2_2_to_linear_lane (fb))
-                : babl_rgba_to_gray_float_v3 (fr, fg, fb);
+      const float fused = rule == GH_LUMINANCE_GIMP3
+                              ? babl_rgba_to_gray_float_v3 (babl_gamma_2_2_to_linear_lane (fr),
+                                                            babl_gamma_2_2_to_linear_lane (fg),
+                                                            babl_gamma_2_2_to_linear_lane (fb))
+                              : babl_rgba_to_gray_float_v3 (fr, fg, fb);
       fused_differs += gimp_bin (fused, 256) != want;
       gimp2_differs += gimp_bin (gimp_luminance (fr, fg, fb), 256) != want;
     }

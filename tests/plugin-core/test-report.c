@@ -48,8 +48,13 @@ static void
 measure (GeglBuffer *buffer, const char *name, int bins, const char *path, GpuhistReport *report)
 {
   GpuhistSource source;
-  GpuhistSettings settings
-      = { 0, FALSE, (gchar *) path, bins, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE };
+  GpuhistSettings settings = { 0,
+                               FALSE,
+                               (gchar *) path,
+                               bins,
+                               GPUHIST_WEIGHTING_GIMP,
+                               GPUHIST_SOURCE_DRAWABLE,
+                               GH_LUMINANCE_GIMP2 };
   GError *error = NULL;
 
   g_assert_true (gpuhist_source_init (&source, buffer, gegl_buffer_get_extent (buffer),
@@ -199,8 +204,9 @@ test_json_comparison (void)
   const guint8 pixels[] = { 1, 2, 3, 4, 5, 6 };
   GeglBuffer *buffer = buffer_new ("R'G'B' u8", 2, 1, pixels);
   gchar *path = temp_path ("gpuhist-test-compare.json");
-  GpuhistSettings settings
-      = { 0, FALSE, NULL, 256, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE };
+  GpuhistSettings settings = {
+    0, FALSE, NULL, 256, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, GH_LUMINANCE_GIMP2
+  };
   GpuhistReport report = { 0 };
   GpuhistKeeperStart start;
   JsonParser *parser = json_parser_new ();
