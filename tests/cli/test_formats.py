@@ -16,6 +16,9 @@ Usage: test_formats.py GROUP GPUHIST
             a plane of the wrong size or kind): exit 1 and the reason
   weighted  --alpha-weighted, --weights, --derived against numpy's exact sums (exit 77 while the
             engine refuses weighted runs)
+  luminance  --derived --luminance gimp2, gimp3 and gimp3-linear against numpy's transcription
+            of each GIMP's Luminance (8-bit, and 16-bit at 1024 GIMP bins), the JSON's
+            luminance_rule; --luminance without --derived and an unknown rule refused
   modules   libvips' dynamic modules: not loaded for a JPEG (the dynamic linker's LD_DEBUG log
             names none), loaded when a file needs one (AVIF, JPEG XL: the counts of the vips
             tool's PNG of the same file), loaded as libvips does when the user set VIPSHOME
@@ -27,6 +30,7 @@ a run's random choices.
 
 import glob
 import json
+import math
 import os
 import pty
 import struct
@@ -586,6 +590,78 @@ def group_weighted(runner, rng):
     return checked + 1
 
 
+def babl_to_linear(v):
+    """babl's float sRGB linearization (extensions/sse2-float.c, gamma_2_2_to_linear_sse2), one
+    float32 operation at a time, as GIMP 3.0's histogram gets it."""
+    f = np.float32
+    v = v.astype(np.float32)
+    line = v * (f(1) / f(12.92))
+    x = (v + f(0.055)) * (f(1) / f(1.055))
+    norm = -0.2 * math.log(2) / 8388608
+    c0, c1, c2 = f(0.9953189663), f(0.9594345146 * norm), f(0.6742970332 * norm * norm)
+    i = (x.view(np.int32) - np.int32(0x3f800000)).astype(np.float32)
+    y = (c0 + c1 * i) + (c2 * i) * i
+    z = (f(1) / f(5)) * x
+    for _ in range(2):
+        y3 = (y * y) * y
+        y = (f(6) / f(5)) * y - z * (y3 * y3)
+    w = x * y
+    return np.where(v > f(0.04045), (w * w) * w, line)
+
+
+def luminance_column(array, rule, bins):
+    """The luminance bins of RGB(A) samples under gpuhist's --luminance rule, GIMP's bin rule."""
+    scale = 255.0 if array.dtype == np.uint8 else 65535.0
+    rgb = (array[:, :, :3].astype(np.float64) / scale).astype(np.float32)
+    if rule == "gimp2":
+        lum = (0.22248840 * rgb[:, :, 0].astype(np.float64) + 0.71690369 * rgb[:, :, 1]
+               + 0.06060791 * rgb[:, :, 2]).astype(np.float32)
+    else:
+        if rule == "gimp3":
+            rgb = babl_to_linear(rgb)
+        w = [np.float32(x) for x in (0.22248794002686589, 0.71690383887925313,
+                                      0.060608257216285655)]
+        lum = (rgb[:, :, 0] * w[0] + rgb[:, :, 1] * w[1]) + rgb[:, :, 2] * w[2]
+    top = np.float32(bins - 1)
+    t = np.clip(lum * top, np.float32(0), top)
+    column = np.floor(t.astype(np.float64) + 0.5).astype(np.int64).ravel()
+    return np.bincount(column, minlength=bins).tolist()
+
+
+def group_luminance(runner, rng):
+    """Each rule's luminance column against numpy's, on noise with every 8-bit level in it."""
+    checked = 0
+    array8 = random_array(rng, 64, 64, 3, np.uint8)
+    array8.reshape(-1, 3)[:256] = np.arange(256)[:, None]
+    array16 = random_array(rng, 40, 50, 4, np.uint16)
+    for array, args, bins in ((array8, [], 256),
+                              (array16, ["--bins", "1024", "--binning", "gimp"], 1024)):
+        path = png_of(runner, array)
+        for rule in ("gimp2", "gimp3", "gimp3-linear", None):
+            document = runner.counted(path, args + ["--derived"]
+                                      + (["--luminance", rule] if rule else []))
+            want_rule = rule or "gimp2"
+            if document.get("luminance_rule") != want_rule:
+                raise Failure("%s --luminance %s: luminance_rule %r" % (path, rule,
+                                                                      document.get("luminance_rule")))
+            channel = document["channels"][-1]
+            got = [int(n) for n in channel.get("counts", channel.get("numerators", []))]
+            if channel["name"] != "luminance" or got != luminance_column(array, want_rule, bins):
+                raise Failure("%s --luminance %s: the luminance column differs from numpy's"
+                              % (path, rule))
+            checked += 1
+    plain = runner.counted(png_of(runner, array8), [])
+    if "luminance_rule" in plain:
+        raise Failure("luminance_rule without --derived")
+    for args, needle in ((["--luminance", "gimp3"], "goes with --derived"),
+                         (["--derived", "--luminance", "gimp4"], "gimp2, gimp3 or gimp3-linear")):
+        rc, out, err = runner.run(args + [png_of(runner, array8)])
+        if rc != 2 or out or needle not in err:
+            raise Failure("gpuhist %s: exit %d (expected 2), stderr %r" % (" ".join(args), rc, err))
+        checked += 1
+    return checked
+
+
 def expect_refused(runner, args, path, needle):
     rc, out, err = runner.run(args + [path])
     if rc != 1 or out or not err.startswith("gpuhist: %s: " % path) or needle not in err:
@@ -707,7 +783,8 @@ def group_modules(runner, rng):
 
 
 GROUPS = {"formats": group_formats, "fallback": group_fallback, "combinations": group_combinations, "same": group_same, "batch": group_batch,
-          "corrupt": group_corrupt, "weighted": group_weighted, "modules": group_modules}
+          "corrupt": group_corrupt, "weighted": group_weighted, "modules": group_modules,
+          "luminance": group_luminance}
 
 
 def without_libvips(gpuhist):

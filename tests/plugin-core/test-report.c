@@ -162,10 +162,12 @@ test_json (void)
   g_assert_nonnull (strstr (text, "\"drawable\": \"say \\\"hi\\\"\\u000a\\u0009tab\""));
   names = member_names (top);
   g_assert_cmpstr (names, ==,
-                   "backend,used_gpu,layout,bins,pixels,bytes,channels,timings_ms,clipping,"
-                   "drawable,area,"
+                   "backend,used_gpu,layout,bins,pixels,bytes,luminance_rule,channels,"
+                   "timings_ms,clipping,drawable,area,"
                    "linear,requested_bins,fetch_format,fetch_ms,total_ms,engine_ms,engine_kept,"
                    "phases_ms,note");
+  /* An RGB layer: value and luminance, by the rule the settings name (the 2.10 glue's here). */
+  g_assert_cmpstr (json_object_get_string_member (top, "luminance_rule"), ==, "gimp2");
   g_assert_cmpint (json_object_get_int_member (top, "bins"), ==, 4096);
   g_assert_cmpint (json_object_get_int_member (top, "requested_bins"), ==, 4096);
   g_assert_cmpstr (json_object_get_string_member (top, "drawable"), ==, "say \"hi\"\n\ttab");
