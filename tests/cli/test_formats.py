@@ -30,7 +30,6 @@ a run's random choices.
 
 import glob
 import json
-import math
 import os
 import pty
 import struct
@@ -53,6 +52,9 @@ except ImportError:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_gpuhist  # noqa: E402  (its runner; standard library only)
+sys.dont_write_bytecode = True  # nothing written into tests/gimp
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gimp"))
+import gimp3_luminance  # noqa: E402  (each GIMP's Luminance in numpy)
 from test_gpuhist import Failure  # noqa: E402
 
 # A broken file must fail well within this (the decoders never wait for more data).
@@ -590,41 +592,9 @@ def group_weighted(runner, rng):
     return checked + 1
 
 
-def babl_to_linear(v):
-    """babl's float sRGB linearization (extensions/sse2-float.c, gamma_2_2_to_linear_sse2), one
-    float32 operation at a time, as GIMP 3.0's histogram gets it."""
-    f = np.float32
-    v = v.astype(np.float32)
-    line = v * (f(1) / f(12.92))
-    x = (v + f(0.055)) * (f(1) / f(1.055))
-    norm = -0.2 * math.log(2) / 8388608
-    c0, c1, c2 = f(0.9953189663), f(0.9594345146 * norm), f(0.6742970332 * norm * norm)
-    i = (x.view(np.int32) - np.int32(0x3f800000)).astype(np.float32)
-    y = (c0 + c1 * i) + (c2 * i) * i
-    z = (f(1) / f(5)) * x
-    for _ in range(2):
-        y3 = (y * y) * y
-        y = (f(6) / f(5)) * y - z * (y3 * y3)
-    w = x * y
-    return np.where(v > f(0.04045), (w * w) * w, line)
-
-
 def luminance_column(array, rule, bins):
-    """The luminance bins of RGB(A) samples under gpuhist's --luminance rule, GIMP's bin rule."""
-    scale = 255.0 if array.dtype == np.uint8 else 65535.0
-    rgb = (array[:, :, :3].astype(np.float64) / scale).astype(np.float32)
-    if rule == "gimp2":
-        lum = (0.22248840 * rgb[:, :, 0].astype(np.float64) + 0.71690369 * rgb[:, :, 1]
-               + 0.06060791 * rgb[:, :, 2]).astype(np.float32)
-    else:
-        if rule == "gimp3":
-            rgb = babl_to_linear(rgb)
-        w = [np.float32(x) for x in (0.22248794002686589, 0.71690383887925313,
-                                      0.060608257216285655)]
-        lum = (rgb[:, :, 0] * w[0] + rgb[:, :, 1] * w[1]) + rgb[:, :, 2] * w[2]
-    top = np.float32(bins - 1)
-    t = np.clip(lum * top, np.float32(0), top)
-    column = np.floor(t.astype(np.float64) + 0.5).astype(np.int64).ravel()
+    """The luminance bins of RGB(A) samples under gpuhist's --luminance rule, as counts."""
+    column = gimp3_luminance.luminance_bins(array, rule, bins).ravel()
     return np.bincount(column, minlength=bins).tolist()
 
 
