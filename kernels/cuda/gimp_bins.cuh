@@ -58,6 +58,27 @@ luminance_term_u8 (int c, unsigned int s)
   return GH_DMUL ((double) gh_gimp_float_u8 (s), weight);
 }
 
+/* GIMP 3.0's rule (GH_LUMINANCE_GIMP3, GIMP3_LINEAR) is not linear in the samples, so its
+ * estimate is looked up: three entries a pixel, each a level's term (babl's float product,
+ * luminance3_term_u8) times 255 in 8.16 (luminance3_fixed_u8), red's with kLumHalf in it.  The
+ * entries' rounding (3 x 2^-17 of a bin, 2.3e-5) plus GIMP's float roundings (two float sums
+ * below 1 and the product by 255: 2 x 255 x 2^-24 + 2^-17, 3.8e-5) stay inside kLumEdge
+ * (1.2e-4), so the same edge test sends the same kind of pixel to GIMP's rule.  babl's weights
+ * add up to a little over 1, and the largest sum is 255.00001 bins: x < 2^24 still. */
+__device__ __forceinline__ float
+luminance3_term_u8 (int c, unsigned int s, gh_luminance rule)
+{
+  const float weight = c == 0 ? GH_BABL_Y_RED : c == 1 ? GH_BABL_Y_GREEN : GH_BABL_Y_BLUE;
+  return GH_FMUL (gh_luminance_input (gh_gimp_float_u8 (s), rule), weight);
+}
+
+__device__ __forceinline__ unsigned int
+luminance3_fixed_u8 (int c, float term)
+{
+  return static_cast<unsigned int> (GH_DADD (GH_DMUL ((double) term, 255.0 * 65536.0), 0.5))
+         + (c == 0 ? kLumHalf : 0u);
+}
+
 } // namespace gh
 
 #endif /* GPUHIST_GIMP_BINS_CUH */

@@ -747,8 +747,8 @@ test_weighted_flushes (void)
 /* Value and Luminance on all 2^24 RGB triples at 256 bins (with random coverage, so that a
  * pixel moved to a wrong bin changes a sum), and on random 16-bit RGB at 1024 bins under GIMP's
  * rule, under each GIMP's luminance (the reference's rules are proven against GIMP's arithmetic
- * in test-gimp-rules).  FASTEST's integer luminance estimate is proven here against GIMP 2.10's
- * float rule. */
+ * in test-gimp-rules).  FASTEST's integer luminance estimates (GIMP 2.10's dot products, GIMP
+ * 3.0's looked-up entries, gimp_bins.cuh) are proven here against the float rules. */
 static void
 test_derived_against_gimp (void)
 {
