@@ -594,8 +594,11 @@ def group_weighted(runner, rng):
 
 def luminance_column(array, rule, bins):
     """The luminance bins of RGB(A) samples under gpuhist's --luminance rule, as counts."""
-    column = gimp3_luminance.luminance_bins(array, rule, bins).ravel()
-    return np.bincount(column, minlength=bins).tolist()
+    table = gimp3_luminance.terms(rule, 8 if array.dtype == np.uint8 else 16)
+    counts = [0] * bins
+    for r, g, b in array[:, :, :3].reshape(-1, 3).tolist():
+        counts[gimp3_luminance.luminance_bin(table, r, g, b, rule, bins)] += 1
+    return counts
 
 
 def group_luminance(runner, rng):

@@ -9,7 +9,8 @@ GIMP, babl or machine changes (docs/BENCHMARKS.md, "GIMP 3.0's Luminance", has i
       the same predictions against the engine, through gpuhist (on the build machine)
 
 Every 8-bit RGB triple (2^24) and N random 16-bit triples (default 2^22) are binned by each rule
-of gimp3_luminance.py (GIMP 3.0's, perceptual and linear: 256 bins for 8-bit, 1024 for 16-bit)
+of gimp3_luminance.py (GIMP 3.0's, perceptual and linear: 256 bins for 8-bit, 1024 for 16-bit;
+plain Python, so that it runs in the GPU machine's GIMP bundle root, which has no numpy)
 and sorted into one layer a predicted bin.  A layer agrees when GIMP's histogram of it
 (gimp-drawable-histogram, LUMINANCE, that one level) holds all its pixels: a pixel in another
 bin shows as missing from its layer's level, so wrong bins cannot cancel out in a total.  The
@@ -29,50 +30,57 @@ pixel disagreed.
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import time
+from array import array
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gimp3_luminance  # noqa: E402
 import gimp_results  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 WIDTH = 4096
+CASES = [("8-bit perceptual", 8, 256, "gimp3", False),
+         ("8-bit linear", 8, 256, "gimp3-linear", True),
+         ("16-bit perceptual, 1024 bins", 16, 1024, "gimp3", False),
+         ("16-bit linear, 1024 bins", 16, 1024, "gimp3-linear", True)]
 
 
-def cases(triples16, seed=26):
-    """(name, samples, bins, rule, linear): every 8-bit triple; random 16-bit triples."""
-    all8 = np.arange(1 << 24, dtype=np.uint32)
-    rgb8 = np.stack([all8 >> 16, (all8 >> 8) & 255, all8 & 255], axis=1).astype(np.uint8)
-    rgb16 = np.random.default_rng(seed).integers(0, 65536, (triples16, 3)).astype(np.uint16)
-    return [("8-bit perceptual", rgb8, 256, "gimp3", False),
-            ("8-bit linear", rgb8, 256, "gimp3-linear", True),
-            ("16-bit perceptual, 1024 bins", rgb16, 1024, "gimp3", False),
-            ("16-bit linear, 1024 bins", rgb16, 1024, "gimp3-linear", True)]
-
-
-def groups(samples, bins, rule):
-    """{bin: its samples}, each padded with its first sample to whole rows of WIDTH."""
-    predicted = gimp3_luminance.luminance_bins(samples, rule, bins)
-    order = np.argsort(predicted, kind="stable")
-    predicted, samples = predicted[order], samples[order]
-    edges = np.searchsorted(predicted, np.arange(bins + 1))
+def groups(bits, bins, rule, triples16, seed=26):
+    """{bin: (samples, their count)}: every 8-bit triple, or triples16 random 16-bit ones (the
+    same for both rules), under the bin the rule predicts; the samples (array of u8 or u16,
+    R G B a pixel) padded with the first pixel to whole rows of WIDTH."""
+    table = gimp3_luminance.terms(rule, bits)
+    code = "B" if bits == 8 else "H"
     out = {}
-    for k in range(bins):
-        part = samples[edges[k]:edges[k + 1]]
-        if len(part):
-            width = min(len(part), WIDTH)
-            pad = -len(part) % width
-            out[k] = (np.concatenate([part, np.repeat(part[:1], pad, axis=0)]), width, len(part))
-    return out
+    if bits == 8:
+        for r in range(256):
+            for g in range(256):
+                partial = gimp3_luminance.partial_sum(table[0][r], table[1][g], rule)
+                for b, k in enumerate(gimp3_luminance.bins_of_sums(partial, table[2], bins)):
+                    out.setdefault(k, array(code)).extend((r, g, b))
+    else:
+        rng = random.Random(seed)
+        for _ in range(0, triples16, WIDTH):
+            batch = [(rng.getrandbits(16), rng.getrandbits(16), rng.getrandbits(16))
+                     for _ in range(min(WIDTH, triples16))]
+            for r, g, b in batch:
+                k = gimp3_luminance.luminance_bin(table, r, g, b, rule, bins)
+                out.setdefault(k, array(code)).extend((r, g, b))
+    result = {}
+    for k in sorted(out):
+        part = out[k]
+        n = len(part) // 3
+        width = min(n, WIDTH)
+        part.extend(part[:3] * (-n % width))
+        result[k] = (part, width, n)
+    return result
 
 
 PYFU = r"""
 import json, sys
-import numpy as np
 import gi
 gi.require_version('Gimp', '3.0')
 gi.require_version('Gegl', '0.4')
@@ -110,18 +118,17 @@ open(work + "/done", "w").write("done")
 def write_layers(work, triples16):
     """The layers' raw samples and cases.json for the Python-Fu script."""
     listing = []
-    for n, (name, samples, bins, rule, linear) in enumerate(cases(triples16)):
+    for n, (name, bits, bins, rule, linear) in enumerate(CASES):
         layers = []
-        for k, (part, width, count) in groups(samples, bins, rule).items():
+        for k, (part, width, count) in groups(bits, bins, rule, triples16).items():
             path = os.path.join(work, "case%d-bin%d.raw" % (n, k))
-            part.tofile(path)  # host byte order: GEGL's u16
+            with open(path, "wb") as f:
+                part.tofile(f)  # host byte order: GEGL's u16
             layers.append([k, width, count, path])
-        bytes_ = samples.itemsize
         listing.append({
-            "name": name, "bins": bins, "rule": rule, "bytes": bytes_, "layers": layers,
-            "precision": ("U8" if bytes_ == 1 else "U16") + ("_LINEAR" if linear
-                                                              else "_NON_LINEAR"),
-            "format": ("RGB " if linear else "R'G'B' ") + ("u8" if bytes_ == 1 else "u16")})
+            "name": name, "bins": bins, "rule": rule, "bytes": bits // 8, "layers": layers,
+            "precision": "U%d_%s" % (bits, "LINEAR" if linear else "NON_LINEAR"),
+            "format": ("RGB " if linear else "R'G'B' ") + "u%d" % bits})
     with open(os.path.join(work, "cases.json"), "w") as f:
         json.dump(listing, f)
     return listing
@@ -158,16 +165,17 @@ def in_gimp(args, work):
 def with_gpuhist(args, work):
     """Each layer as a PAM file, counted by gpuhist: every pixel in its predicted bin."""
     failed = 0
-    for name, samples, bins, rule, linear in cases(args.triples16):
+    for name, bits, bins, rule, linear in CASES:
         wrong = pixels = 0
-        for k, (part, width, count) in groups(samples, bins, rule).items():
+        for k, (part, width, count) in groups(bits, bins, rule, args.triples16).items():
             path = os.path.join(work, "layer.pam")
-            height = len(part) // width
-            maxval = 255 if samples.dtype == np.uint8 else 65535
+            if bits == 16 and sys.byteorder == "little":
+                part = array("H", part)
+                part.byteswap()  # PAM's 16-bit samples are big-endian
             with open(path, "wb") as f:
                 f.write(b"P7\nWIDTH %d\nHEIGHT %d\nDEPTH 3\nMAXVAL %d\nTUPLTYPE RGB\nENDHDR\n"
-                        % (width, height, maxval))
-                f.write(part.astype(">u2" if maxval == 65535 else np.uint8).tobytes())
+                        % (width, len(part) // 3 // width, (1 << bits) - 1))
+                part.tofile(f)
             extra = ["--bins", str(bins), "--binning", "gimp"] if bins != 256 else []
             out = subprocess.run([args.gpuhist, "--json", "--quiet", "--derived", "--luminance",
                                   rule] + extra + [path], check=True, stdout=subprocess.PIPE)
