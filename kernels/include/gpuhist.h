@@ -204,6 +204,48 @@ extern "C"
     uint64_t hi, lo;
   } gh_u128;
 
+  /* Scopes: tables of more than one dimension, counted from the same pixels as the histogram.
+   *
+   * WAVEFORM, for C columns of a run W pixels wide: the pixel in column x (0-based) lands in
+   * output column floor (x * C / W), where it adds to each of the waveform's channels exactly the
+   * bin and the weight that it adds to that channel's histogram (same binning rule, coverage and
+   * alpha weights).  So a channel's waveform summed over its columns is its histogram, bin for
+   * bin.  Cells: [table][column][bin], tables in the order of the result's channels.  The RGB
+   * parade is the waveform's red, green and blue side by side: no table of its own.
+   *
+   * VECTORSCOPE, 256 x 256, Rec.709 chroma (sRGB's primaries), from the pixel's 8-bit levels
+   * r, g, b (deeper samples: their bin under the run's rule at 256 bins; a linear run's levels
+   * are linear):
+   *   cb = min (255, (-7509 r - 25259 g + 32768 b + 8421376) >> 16)
+   *   cr = min (255, (32768 r - 29763 g - 3005 b + 8421376) >> 16)
+   * The pixel adds its colour weight (coverage times alpha, as the colour channels) to cell
+   * [cr][cb]: one table, 256 rows of Cr, each of 256 Cb.  Every gray lands in [128][128]; the
+   * integer formula is normative (it differs from rounded real Rec.709 on a few thousand triples,
+   * on purpose, so that every backend agrees bit for bit).  Its total is the red channel's. */
+  typedef enum
+  {
+    GH_SCOPE_WAVEFORM = 0,
+    GH_SCOPE_VECTORSCOPE,
+    GH_N_SCOPES
+  } gh_scope_kind;
+
+#define GH_VECTORSCOPE_SIZE 256
+
+  typedef struct
+  {
+    int tables;           /* 0: not counted; waveform: its channels; vectorscope: 1 */
+    int channel[GH_MAX_CHANNELS + 2]; /* waveform: the result channel of each table */
+    int columns;          /* waveform: output columns; vectorscope: 256 rows (Cr) */
+    int bins;             /* waveform: the run's bins; vectorscope: 256 (Cb) */
+    uint64_t *counts;     /* unweighted runs: tables * columns * bins, NULL for weighted ones */
+    gh_u128 *numerators;  /* weighted runs: the same cells over the result's denominator */
+    double *values;       /* every run: the cells in pixels */
+    gh_timing timing[GH_N_TIMINGS]; /* this table's methods; READ_ONLY is the run's one pass */
+  } gh_scope;
+
+  /* The scope's cell count (tables * columns * bins), 0 when not counted. */
+  size_t gh_scope_cells (const gh_scope *scope);
+
   typedef struct
   {
     int channels;         /* counted channels: the run's, then value and luminance when derived */
@@ -226,6 +268,7 @@ extern "C"
     char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
                                       "CPU, 2 threads: no NVIDIA driver is installed" */
     char layout[64];               /* what FASTEST ran as, e.g. "wide, 4 ch, 1024 threads" */
+    gh_scope scopes[GH_N_SCOPES];  /* what the spec asked for; tables == 0 otherwise */
   } gh_result;
 
   void gh_result_clear (gh_result *result);
@@ -302,6 +345,10 @@ extern "C"
                            run's rule and weighted like the colour channels; the result's last
                            two channels, which gh_write_csv and gh_write_json name by the
                            caller's names array like the others ("value", "luminance") */
+    /* Scopes, counted beside the histogram from the same strips (gh_scope). */
+    int waveform_columns;       /* 0: no waveform; else 1 .. width output columns */
+    unsigned waveform_channels; /* bit c: the result's channel c has a waveform; 0: every one */
+    int vectorscope;            /* 3- or 4-channel runs: the 256 x 256 chroma table */
   } gh_run_spec;
 
   void gh_run_spec_init (gh_run_spec *spec, int width, int height, int channels,
@@ -365,6 +412,13 @@ extern "C"
   void gh_reference_count_spec (const gh_run_spec *spec, int bins, const void *pixels,
                                 size_t stride, const void *coverage, size_t coverage_stride,
                                 gh_u128 *sums);
+
+  /* The reference for a scope (spec->waveform_columns, spec->vectorscope), as
+   * gh_reference_count_spec: into the scope's cells (gh_scope: tables * columns * bins) as exact
+   * sums, added to what `sums` holds.  bins: 256 for 8-bit samples, else the engine's. */
+  void gh_reference_count_scope (const gh_run_spec *spec, int bins, gh_scope_kind kind,
+                                 const void *pixels, size_t stride, const void *coverage,
+                                 size_t coverage_stride, gh_u128 *sums);
 
   /* Statistics of one channel's histogram. */
   typedef struct
