@@ -100,10 +100,12 @@ scope_cell (const gh_run_spec *spec, int bins, gh_scope_kind kind, int x, int t,
     }
   int level[3];
   for (int c = 0; c < 3; c++)
-    level[c] = spec->bytes_per_sample == 1 ? (int) s[c]
-                                           : gh_bin_u16 (s[c], spec->binning, GH_BINS, 8);
-  const int64_t cb = (-7509LL * level[0] - 25259LL * level[1] + 32768LL * level[2] + 8421376) / 65536;
-  const int64_t cr = (32768LL * level[0] - 29763LL * level[1] - 3005LL * level[2] + 8421376) / 65536;
+    level[c]
+        = spec->bytes_per_sample == 1 ? (int) s[c] : gh_bin_u16 (s[c], spec->binning, GH_BINS, 8);
+  const int64_t cb
+      = (-7509LL * level[0] - 25259LL * level[1] + 32768LL * level[2] + 8421376) / 65536;
+  const int64_t cr
+      = (32768LL * level[0] - 29763LL * level[1] - 3005LL * level[2] + 8421376) / 65536;
   return (size_t) (cr > 255 ? 255 : cr) * GH_VECTORSCOPE_SIZE + (size_t) (cb > 255 ? 255 : cb);
 }
 
@@ -131,9 +133,9 @@ gh_reference_count_spec (const gh_run_spec *spec, int bins, const void *pixels, 
 }
 
 void
-gh_reference_count_scope (const gh_run_spec *spec, int bins, gh_scope_kind kind,
-                          const void *pixels, size_t stride, const void *coverage,
-                          size_t coverage_stride, gh_u128 *sums)
+gh_reference_count_scope (const gh_run_spec *spec, int bins, gh_scope_kind kind, const void *pixels,
+                          size_t stride, const void *coverage, size_t coverage_stride,
+                          gh_u128 *sums)
 {
   const int out_channels = spec->channels + (spec->derived ? 2 : 0);
   const unsigned mask_all = (1u << out_channels) - 1u;

@@ -144,8 +144,8 @@ fill_scope_shapes (gh_run_plan *plan, const gh_run_spec *spec)
   if (spec->waveform_columns > 0)
     {
       gh_table_shape *w = &plan->scope[GH_SCOPE_WAVEFORM];
-      w->channels = spec->waveform_channels ? spec->waveform_channels
-                                            : (1u << plan->out_channels) - 1u;
+      w->channels
+          = spec->waveform_channels ? spec->waveform_channels : (1u << plan->out_channels) - 1u;
       for (int c = 0; c < plan->out_channels; c++)
         w->tables += (w->channels >> c) & 1u;
       w->columns = spec->waveform_columns;

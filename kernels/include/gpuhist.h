@@ -233,13 +233,13 @@ extern "C"
 
   typedef struct
   {
-    int tables;           /* 0: not counted; waveform: its channels; vectorscope: 1 */
+    int tables;                       /* 0: not counted; waveform: its channels; vectorscope: 1 */
     int channel[GH_MAX_CHANNELS + 2]; /* waveform: the result channel of each table */
-    int columns;          /* waveform: output columns; vectorscope: 256 rows (Cr) */
-    int bins;             /* waveform: the run's bins; vectorscope: 256 (Cb) */
-    uint64_t *counts;     /* unweighted runs: tables * columns * bins, NULL for weighted ones */
-    gh_u128 *numerators;  /* weighted runs: the same cells over the result's denominator */
-    double *values;       /* every run: the cells in pixels */
+    int columns;                      /* waveform: output columns; vectorscope: 256 rows (Cr) */
+    int bins;                         /* waveform: the run's bins; vectorscope: 256 (Cb) */
+    uint64_t *counts;    /* unweighted runs: tables * columns * bins, NULL for weighted ones */
+    gh_u128 *numerators; /* weighted runs: the same cells over the result's denominator */
+    double *values;      /* every run: the cells in pixels */
     gh_timing timing[GH_N_TIMINGS]; /* this table's methods; READ_ONLY is the run's one pass */
   } gh_scope;
 
