@@ -61,22 +61,20 @@ static const char digit_pairs[]
 size_t
 gh_format_u64 (char *to, uint64_t x)
 {
-  char digits[20];
-  int n = 20;
+  size_t n = 1;
+  for (uint64_t rest = x; rest >= 10; rest /= 10)
+    n++;
+  char *digit = to + n;
   for (; x >= 100; x /= 100)
     {
-      n -= 2;
-      memcpy (digits + n, digit_pairs + 2 * (x % 100), 2);
+      digit -= 2;
+      memcpy (digit, digit_pairs + 2 * (x % 100), 2);
     }
   if (x >= 10)
-    {
-      n -= 2;
-      memcpy (digits + n, digit_pairs + 2 * x, 2);
-    }
+    memcpy (digit - 2, digit_pairs + 2 * x, 2);
   else
-    digits[--n] = (char) ('0' + x);
-  memcpy (to, digits + n, (size_t) (20 - n));
-  return (size_t) (20 - n);
+    digit[-1] = (char) ('0' + x);
+  return n;
 }
 
 /* A 128-bit integer in decimal: the high part's digits, then the low 19 with zeros. */

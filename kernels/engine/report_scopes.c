@@ -47,11 +47,15 @@ typedef enum
   CELLS_NUMERATORS /* weighted: decimal strings over the denominator */
 } cells_form;
 
+/* Cell i, after a comma unless it is the first of its row. */
 static void
 put_cell (number_buffer *b, const gh_result *result, const gh_scope *scope, cells_form form,
-          size_t i)
+          size_t i, int first)
 {
-  char *to = room (b, GH_NUMBER_SIZE + 2);
+  char *to = room (b, GH_NUMBER_SIZE + 3);
+  if (!first)
+    *to++ = ',';
+  b->used += !first;
   if (form == CELLS_COUNTS)
     b->used += gh_format_u64 (to, scope->counts[i]);
   else if (form == CELLS_VALUES)
@@ -81,11 +85,7 @@ put_cells (number_buffer *b, const gh_result *result, const gh_scope *scope, cel
         {
           put (b, c ? ",\n       [" : (outer ? "[" : "\n      ["));
           for (int k = 0; k < scope->bins; k++, i++)
-            {
-              if (k)
-                put (b, ",");
-              put_cell (b, result, scope, form, i);
-            }
+            put_cell (b, result, scope, form, i, k == 0);
           put (b, "]");
         }
       if (outer)
