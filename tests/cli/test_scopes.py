@@ -12,34 +12,26 @@ Usage: test_scopes.py GROUP GPUHIST
   scope-png --scope-png: the three files at their natural sizes, pixels of flat and two-level
             images where the documented drawing fixes them (linear and log density); refused
             with a message where gpuhist was built without libvips
+  scope-gpu the scopes group on --backend cuda (exit 77, skipped, without a usable GPU)
   scope-batch  --json-lines with the scope flags: scopes in every line, a gray file's refused
             vectorscope as its own error line, PREFIX-N-*.png for the Nth file
 
-Files are PAM, written here; numpy counts them.  The counts come from the engine's backends, so
-these pass once a backend counts scopes (the CPU backend does).  GPUHIST_TEST_SEED replays a
-run's random choices.
+Files are PAM, written here; numpy counts them.  The counts come from the engine's backends:
+scope-gpu passes once the CUDA backend counts scopes.  GPUHIST_TEST_SEED replays a run's random
+choices.
 """
 
 import json
 import os
 import sys
 
-SKIP = 77
-try:
-    import numpy as np
-    from PIL import Image
-except ImportError:
-    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != \
-            os.path.realpath("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    print("PIL and numpy are needed: apt-get install python3-pil python3-numpy")
-    sys.exit(SKIP)
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_formats  # noqa: E402  (its runner, PAM writer and GIMP's derived bins)
+import test_formats  # noqa: E402  (numpy and PIL, its runner, PAM writer, GIMP's derived bins)
 import test_gpuhist  # noqa: E402
 from test_gpuhist import Failure  # noqa: E402
 
+np = test_formats.np
+Image = test_formats.Image
 NAMES = test_formats.NAMES
 TIMING_KEYS = ["global_atomics", "privatized", "fastest", "read_only", "upload"]
 
@@ -178,7 +170,7 @@ def columns_for(rng, width):
     return int(rng.choice([1, width, int(rng.integers(1, width + 1))]))
 
 
-def group_json(runner, rng):
+def group_json(runner, rng, backend_args=()):
     checked = 0
     cases = [(c, np.uint8, p) for c in (1, 2, 3, 4) for p in ("noise", "flat", "neutral")]
     cases += [(3, np.uint16, "noise"), (4, np.uint16, "neutral"), (1, np.uint16, "noise")]
@@ -191,8 +183,9 @@ def group_json(runner, rng):
         args = ["--waveform", str(columns)] + (["--vectorscope"] if channels >= 3 else [])
         args += ["--derived"] if derived else []
         args += ["--bins", "1024"] if dtype != np.uint8 else []
-        method = str(rng.choice(["cpu", "fastest", "global", "private", "all"]))
-        args += ["--method", method] + (["--repetitions", "2"] if method == "all" else [])
+        method = str(rng.choice(["fastest", "global", "private", "all"] if backend_args
+                                else ["cpu", "fastest", "global", "private", "all"]))
+        args += list(backend_args) + ["--method", method] + (["--repetitions", "2"] if method == "all" else [])
         what = "%s %d ch %s %dx%d, --waveform %d%s, --method %s" % (
             dtype.__name__, channels, pattern, width, array.shape[0], columns,
             " --derived" if derived else "", method)
@@ -213,10 +206,18 @@ def group_json(runner, rng):
             for key in ("waveform",) + (("vectorscope",) if channels >= 3 else ()):
                 check_timings(document, key, 2, what)
         checked += 1
-    return checked + group_weighted(runner, rng)
+    return checked + group_weighted(runner, rng, backend_args)
 
 
-def group_weighted(runner, rng):
+def group_gpu(runner, rng):
+    usable, why = test_gpuhist.gpu_usable(runner)
+    if not usable:
+        print("no usable GPU (%s): skipped" % why)
+        return None
+    return group_json(runner, rng, backend_args=("--backend", "cuda"))
+
+
+def group_weighted(runner, rng, backend_args=()):
     """--alpha-weighted RGBA: counts in pixels; --scope-numerators adds the exact sums."""
     checked = 0
     for numerators in (False, True):
@@ -225,6 +226,7 @@ def group_weighted(runner, rng):
         columns = columns_for(rng, width)
         derived = bool(rng.random() < 0.5)
         args = ["--alpha-weighted", "--waveform", str(columns), "--vectorscope"]
+        args += list(backend_args)
         args += (["--derived"] if derived else []) + (["--scope-numerators"] if numerators else [])
         what = "RGBA alpha-weighted %dx%d, --waveform %d%s" % (
             width, array.shape[0], columns, " --scope-numerators" if numerators else "")
@@ -299,7 +301,7 @@ def group_refusals(runner, rng):
         where = args.index("--json") if "--json" in args else len(args) - 1
         expect_nothing_written(runner, args[:where] + ["-o", output] + args[where:], status,
                                needle, output)
-        if args[-1] in (rgb, gray) and status == 1:
+        if args[-1] in (rgb, gray) and status == 1 and png_available(runner):
             expect_nothing_written(runner, args[:-1] + ["--scope-png", prefix, args[-1]], status,
                                    needle, output)
     return len(cases)
@@ -417,7 +419,7 @@ def group_batch(runner, rng):
     return 3
 
 
-GROUPS = {"scopes": group_json, "scope-refusals": group_refusals, "scope-png": group_png,
+GROUPS = {"scopes": group_json, "scope-gpu": group_gpu, "scope-refusals": group_refusals, "scope-png": group_png,
           "scope-batch": group_batch}
 
 

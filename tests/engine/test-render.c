@@ -1,27 +1,9 @@
 /* gpu-histogram: the charts (gpuhist.h, gh_render_chart), pixel by pixel, on results made by
  * hand: every pixel of small waveforms, parades and vectorscopes against what the documented
  * rules give, computed here on their own (sums, density curve, colours, graticule, targets). */
-#include "gpuhist.h"
+#include "test-util.h"
 
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-  do                                                                                               \
-    {                                                                                              \
-      if (!(cond))                                                                                 \
-        {                                                                                          \
-          failures++;                                                                              \
-          printf ("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                  \
-          printf (__VA_ARGS__);                                                                    \
-          printf ("\n");                                                                           \
-        }                                                                                          \
-    }                                                                                              \
-  while (0)
 
 /* A result with a waveform of `tables` tables (result channels 0 ..) of columns x bins, all
  * zero, on a run of input_channels (plus value and luminance when derived). */
@@ -48,6 +30,31 @@ wave_cell (gh_result *result, int t, int column, int bin)
 {
   gh_scope *w = &result->scopes[GH_SCOPE_WAVEFORM];
   return &w->values[((size_t) t * w->columns + column) * w->bins + bin];
+}
+
+/* Cells to set: table, column, bin and the count there. */
+typedef struct
+{
+  int table, column, bin;
+  double count;
+} cell_value;
+
+static void
+set_cells (gh_result *result, const cell_value *cells, int n)
+{
+  for (int i = 0; i < n; i++)
+    *wave_cell (result, cells[i].table, cells[i].column, cells[i].bin) = cells[i].count;
+}
+
+/* Linear density at gain 1 without the graticule: the density alone, easy to predict. */
+static gh_render_options
+linear_density_alone (void)
+{
+  gh_render_options options;
+  gh_render_options_init (&options);
+  options.density = GH_DENSITY_LINEAR;
+  options.graticule = 0;
+  return options;
 }
 
 static void
@@ -128,15 +135,11 @@ on_level_line (int y, int height)
 static void
 test_gray_waveform (void)
 {
-  static const struct
-  {
-    int column, bin;
-    double count;
-  } cells[] = { { 0, 0, 8 }, { 1, 10, 4 }, { 2, 255, 2.5 }, { 3, 128, 1 }, { 3, 64, 3 } };
+  static const cell_value cells[]
+      = { { 0, 0, 0, 8 }, { 0, 1, 10, 4 }, { 0, 2, 255, 2.5 }, { 0, 3, 128, 1 }, { 0, 3, 64, 3 } };
   gh_result result;
   make_waveform (&result, 1, 0, 1, 4, 256);
-  for (int i = 0; i < 5; i++)
-    *wave_cell (&result, 0, cells[i].column, cells[i].bin) = cells[i].count;
+  set_cells (&result, cells, 5);
 
   int width, height;
   gh_error error;
@@ -163,10 +166,7 @@ test_gray_waveform (void)
       free (pixels);
     }
   /* The values themselves, once: linear 8, 4, 2.5, 1 of 8 are 255, 128, 80, 32. */
-  gh_render_options options;
-  gh_render_options_init (&options);
-  options.density = GH_DENSITY_LINEAR;
-  options.graticule = 0;
+  gh_render_options options = linear_density_alone ();
   uint8_t *pixels = draw (&result, GH_CHART_WAVEFORM, &options, 4, 256);
   expect_pixel (pixels, 4, 0, 255, 255, 255, 255, "8 of 8");
   expect_pixel (pixels, 4, 1, 245, 128, 128, 128, "4 of 8");
@@ -180,18 +180,14 @@ test_gray_waveform (void)
 static void
 test_rgb_overlay_and_parade (void)
 {
+  /* Red and green at the same place (yellow), blue alone at half, value (light gray),
+   * luminance (white) and red on it (clipped white). */
+  static const cell_value cells[] = { { 0, 0, 100, 4 }, { 1, 0, 100, 4 }, { 2, 1, 50, 2 },
+                                      { 3, 1, 200, 4 }, { 4, 0, 10, 4 },  { 0, 0, 10, 4 } };
   gh_result result;
   make_waveform (&result, 3, 1, 5, 2, 256);
-  *wave_cell (&result, 0, 0, 100) = 4; /* red and green at the same place: yellow */
-  *wave_cell (&result, 1, 0, 100) = 4;
-  *wave_cell (&result, 2, 1, 50) = 2;  /* blue alone, half */
-  *wave_cell (&result, 3, 1, 200) = 4; /* value: light gray */
-  *wave_cell (&result, 4, 0, 10) = 4;  /* luminance: white */
-  *wave_cell (&result, 0, 0, 10) = 4;  /* red on luminance: clipped white */
-  gh_render_options options;
-  gh_render_options_init (&options);
-  options.density = GH_DENSITY_LINEAR;
-  options.graticule = 0;
+  set_cells (&result, cells, 6);
+  gh_render_options options = linear_density_alone ();
 
   uint8_t *pixels = draw (&result, GH_CHART_WAVEFORM, &options, 2, 256);
   expect_pixel (pixels, 2, 0, 155, 255, 255, 0, "red and green");
@@ -232,17 +228,13 @@ test_rgb_overlay_and_parade (void)
 static void
 test_resampling (void)
 {
+  /* 4 in output pixel (0, 127), 2 in (3, 0), 1 in (2, 77). */
+  static const cell_value cells[]
+      = { { 0, 0, 0, 1 }, { 0, 1, 1, 3 }, { 0, 6, 254, 1 }, { 0, 7, 255, 1 }, { 0, 5, 100, 1 } };
   gh_result result;
   make_waveform (&result, 1, 0, 1, 8, 256);
-  *wave_cell (&result, 0, 0, 0) = 1;
-  *wave_cell (&result, 0, 1, 1) = 3; /* with the cell above: 4 in output pixel (0, 127) */
-  *wave_cell (&result, 0, 6, 254) = 1;
-  *wave_cell (&result, 0, 7, 255) = 1; /* 2 in output pixel (3, 0) */
-  *wave_cell (&result, 0, 5, 100) = 1; /* 1 in output pixel (2, 77) */
-  gh_render_options options;
-  gh_render_options_init (&options);
-  options.density = GH_DENSITY_LINEAR;
-  options.graticule = 0;
+  set_cells (&result, cells, 5);
+  gh_render_options options = linear_density_alone ();
   uint8_t *pixels = draw (&result, GH_CHART_WAVEFORM, &options, 4, 128);
   for (int y = 0; y < 128; y++)
     for (int x = 0; x < 4; x++)
@@ -301,10 +293,7 @@ test_vectorscope (void)
   gh_scope *v = &result.scopes[GH_SCOPE_VECTORSCOPE];
   v->values[128 * 256 + 128] = 10; /* grays */
   v->values[40 * 256 + 200] = 5;   /* cr 40, cb 200: x 200, y 215 */
-  gh_render_options options;
-  gh_render_options_init (&options);
-  options.density = GH_DENSITY_LINEAR;
-  options.graticule = 0;
+  gh_render_options options = linear_density_alone ();
   uint8_t *pixels = draw (&result, GH_CHART_VECTORSCOPE, &options, 256, 256);
   for (int y = 0; y < 256; y++)
     for (int x = 0; x < 256; x++)
@@ -401,14 +390,15 @@ test_refusals (void)
 int
 main (void)
 {
+  test_init ();
   test_gray_waveform ();
   test_rgb_overlay_and_parade ();
   test_resampling ();
   test_vectorscope ();
   test_refusals ();
-  if (failures)
-    printf ("%d check(s) failed\n", failures);
+  if (test_failures)
+    printf ("%d check(s) failed\n", test_failures);
   else
     printf ("charts: every pixel as documented\n");
-  return failures ? 1 : 0;
+  return test_failures ? 1 : 0;
 }
