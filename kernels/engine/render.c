@@ -4,6 +4,8 @@
 #include "backend.h"
 #include "render_private.h"
 
+#include <limits.h>
+
 /* What a result channel holds, for its colour. */
 typedef enum
 {
@@ -83,6 +85,12 @@ gh_render_natural_size (const gh_result *result, gh_chart chart, int *width, int
     *width = *height = GH_VECTORSCOPE_SIZE;
   else
     {
+      if (chart == GH_CHART_PARADE && waveform->columns > INT_MAX / 3)
+        {
+          gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                        "a parade of %d columns is wider than a chart can be", waveform->columns);
+          return GH_ERROR_INVALID_ARGUMENT;
+        }
       *width = (chart == GH_CHART_PARADE ? 3 : 1) * waveform->columns;
       *height = waveform->bins < 1024 ? waveform->bins : 1024;
     }

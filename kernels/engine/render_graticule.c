@@ -72,15 +72,21 @@ target_box (uint8_t *pixels, size_t stride, int width, int height, int x, int y,
 }
 
 /* The skin-tone line, conventionally at 123 degrees from +Cb towards +Cr (between red and
- * yellow), from the centre to the edge of the chart's circle. */
+ * yellow), from the centre of cell (128, 128) to the chart's edge, in chroma units so that it
+ * keeps its angle on a chart that is not square; steps of a quarter of a cell or a pixel,
+ * whichever is smaller, leave no gap. */
 static void
-skin_tone_line (uint8_t *pixels, size_t stride, int width, int height, int cx, int cy)
+skin_tone_line (uint8_t *pixels, size_t stride, int width, int height)
 {
-  const double angle = 123.0 * acos (-1.0) / 180.0;
-  const int radius = (width < height ? width : height) / 2;
-  for (int i = 0; i <= radius; i++)
-    plot (pixels, stride, width, height, cx + (int) lround (i * cos (angle)),
-          cy - (int) lround (i * sin (angle)), graticule_gray);
+  const double angle = 123.0 * acos (-1.0) / 180.0, radius = 127.5;
+  const int steps = 4 * (width > height ? width : height) + 4 * GH_VECTORSCOPE_SIZE;
+  for (int i = 0; i <= steps; i++)
+    {
+      const double cb = 128.5 + radius * i / steps * cos (angle);
+      const double cr = 128.5 + radius * i / steps * sin (angle);
+      plot (pixels, stride, width, height, (int) floor (cb * width / GH_VECTORSCOPE_SIZE),
+            height - 1 - (int) floor (cr * height / GH_VECTORSCOPE_SIZE), graticule_gray);
+    }
 }
 
 void
@@ -94,9 +100,9 @@ gh_render_vectorscope_marks (uint8_t *pixels, size_t stride, int width, int heig
       cell_position (targets[t].cb, targets[t].cr, width, height, &x, &y);
       target_box (pixels, stride, width, height, x, y, half, targets[t].colour);
     }
-  cell_position (128, 128, width, height, &x, &y);
   if (skin_tone)
-    skin_tone_line (pixels, stride, width, height, x, y);
+    skin_tone_line (pixels, stride, width, height);
+  cell_position (128, 128, width, height, &x, &y);
   for (int i = -half; i <= half; i++)
     {
       plot (pixels, stride, width, height, x + i, y, graticule_gray);

@@ -510,7 +510,8 @@ extern "C"
    * 0, 25, 50, 75 and 100 % of the levels (row height - 1 - floor (f * (height - 1) + 0.5));
    * on the vectorscope the six 75 % colour targets (hollow squares in their colour with a dot
    * in the middle, half a side max (2, min (width, height) / 64)), a gray cross on the centre,
-   * and the skin-tone line (gray, from the centre at 123 degrees, counterclockwise from +Cb).
+   * and the skin-tone line (gray, from the centre to the edge at 123 degrees from +Cb towards +Cr,
+   * in the chroma plane).
    * The cell (cb, cr) is drawn at x = floor ((cb + 0.5) * width / 256),
    * y = height - 1 - floor ((cr + 0.5) * height / 256).
    *

@@ -327,8 +327,10 @@ test_vectorscope (void)
   expect_pixel (pixels, 256, 128, 127, 255, 255, 255, "density over the centre cross");
   expect_pixel (pixels, 256, 132, 127, 96, 96, 96, "centre cross");
   expect_pixel (pixels, 256, 128, 123, 96, 96, 96, "centre cross");
+  /* 60 cells out from the centre of cell (128, 128) along 123 degrees, one cell a pixel. */
   const double angle = 123.0 * acos (-1.0) / 180.0;
-  const int sx = 128 + (int) lround (60 * cos (angle)), sy = 127 - (int) lround (60 * sin (angle));
+  const int sx = (int) floor (128.5 + 60 * cos (angle)),
+            sy = 255 - (int) floor (128.5 + 60 * sin (angle));
   CHECK (sx < 128 && sy < 127, "the skin-tone line goes up and left (%d, %d)", sx, sy);
   expect_pixel (pixels, 256, sx, sy, 96, 96, 96, "skin-tone line");
   free (pixels);
