@@ -186,8 +186,12 @@ write_json_channel (FILE *out, const gh_result *result, int c)
            " \"busiest_share\": %.6f, \"bins_used\": %d, \"pixels\": %" PRIu64 ",\n"
            "     \"counts\": [",
            s.mean, s.stddev, s.median, s.min, s.max, s.busiest_share, s.bins_used, s.pixels);
+  char text[GH_NUMBER_SIZE + 1] = ",";
   for (int b = 0; b < result->bins; b++)
-    fprintf (out, b ? ",%" PRIu64 : "%" PRIu64, counts[b]);
+    {
+      const size_t n = gh_format_u64 (text + 1, counts[b]);
+      fwrite (b ? text : text + 1, 1, b ? n + 1 : n, out);
+    }
 }
 
 /* A weighted channel: GIMP's statistics of the values, then every numerator (a decimal string:
