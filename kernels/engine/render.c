@@ -102,14 +102,14 @@ static render_layer
 waveform_layer (const gh_result *result, int t, int x0, int x1)
 {
   const gh_scope *w = &result->scopes[GH_SCOPE_WAVEFORM];
-  render_layer layer = { w->values + (size_t) t * w->columns * w->bins,
-                         (size_t) w->bins,
-                         1,
-                         w->columns,
-                         w->bins,
-                         { 0, 0, 0 },
-                         x0,
-                         x1 };
+  /* Columns run across, bins up: cell (h, v) is column h's bin v. */
+  render_layer layer = { .cells = w->values + (size_t) t * w->columns * w->bins,
+                         .h_stride = (size_t) w->bins,
+                         .v_stride = 1,
+                         .h_cells = w->columns,
+                         .v_cells = w->bins,
+                         .x0 = x0,
+                         .x1 = x1 };
   const channel_role role = role_of (result, w->channel[t]);
   for (int c = 0; c < 3; c++)
     layer.colour[c] = role_colours[role][c];
@@ -126,9 +126,15 @@ chart_layers (const gh_result *result, gh_chart chart, const gh_render_options *
   if (chart == GH_CHART_VECTORSCOPE)
     {
       const gh_scope *v = &result->scopes[GH_SCOPE_VECTORSCOPE];
-      layers[n++]
-          = (render_layer){ v->values, 1,    (size_t) v->bins, v->bins, v->columns, { 1, 1, 1 },
-                            0,         width };
+      /* Cb runs across, Cr up: cell (cb, cr) is row cr's cell cb. */
+      layers[n++] = (render_layer){ .cells = v->values,
+                                    .h_stride = 1,
+                                    .v_stride = (size_t) v->bins,
+                                    .h_cells = v->bins,
+                                    .v_cells = v->columns,
+                                    .colour = { 1, 1, 1 },
+                                    .x0 = 0,
+                                    .x1 = width };
     }
   else if (chart == GH_CHART_PARADE)
     for (int p = 0; p < 3; p++)
