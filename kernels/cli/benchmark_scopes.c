@@ -83,7 +83,7 @@ run_scope (gh_engine *engine, const uint8_t *pixels, const uint8_t *coverage, in
   gh_run_spec_init (&spec, SIDE, SIDE, 4, 1);
   spec.derived = kind == GH_SCOPE_WAVEFORM;
   spec.waveform_columns = kind == GH_SCOPE_WAVEFORM ? WAVEFORM_COLUMNS : 0;
-  spec.waveform_channels = WAVEFORM_RGBL;
+  spec.waveform_channels = kind == GH_SCOPE_WAVEFORM ? WAVEFORM_RGBL : 0;
   spec.vectorscope = kind == GH_SCOPE_VECTORSCOPE;
   spec.coverage_bytes = coverage ? 1 : 0;
   spec.alpha_weighted = coverage != NULL;

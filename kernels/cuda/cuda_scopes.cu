@@ -1,6 +1,7 @@
 /* gpu-histogram: the CUDA backend's scopes (cuda_scopes.h). */
 #include "cuda_run.h"
 #include "cuda_scopes.h"
+#include "scope_fast_kernels.cuh"
 #include "scope_kernels.cuh"
 
 #include <cstdlib>
@@ -18,6 +19,10 @@ constexpr int kStripeThreads = 256;
  * each other's latency. */
 constexpr size_t kStripeSliceBytes = 24 << 10;
 constexpr int kVectorscopeThreads = 1024;
+/* The fast waveform: tiles of 64 image columns, 16 x 16 threads (four pixels a thread in x), a
+ * slice within the default 48 KiB. */
+constexpr int kTileWidth = 64;
+constexpr size_t kTileSliceBytes = 48 << 10;
 
 bool
 wants (const gh_run_plan &plan, int method)
@@ -76,6 +81,64 @@ plan_vectorscope (const cudaDeviceProp &device, const gh_run_plan &plan)
   return l;
 }
 
+/* The fast kernels' runs: unweighted 8-bit samples in rows of whole fours of pixels (so that
+ * four pixels are one aligned load). */
+bool
+fast_applies (const gh_run_plan &plan, int kind)
+{
+  return !gh_plan_weighted (&plan) && plan.bytes_per_sample == 1 && plan.width % 4 == 0
+         && (kind == GH_SCOPE_WAVEFORM || plan.channels >= 3);
+}
+
+/* The most output columns one tile of kTileWidth image columns reaches. */
+int
+tile_slice_columns (const gh_run_plan &plan)
+{
+  const gh_table_shape &shape = plan.scope[GH_SCOPE_WAVEFORM];
+  int most = 1;
+  for (int x0 = 0; x0 < plan.width; x0 += kTileWidth)
+    {
+      const int x1 = x0 + kTileWidth < plan.width ? x0 + kTileWidth : plan.width;
+      const int reach = gh_waveform_column (x1 - 1, shape.columns, plan.width)
+                        - gh_waveform_column (x0, shape.columns, plan.width) + 1;
+      most = reach > most ? reach : most;
+    }
+  return most;
+}
+
+/* FASTEST: the fast kernels where they apply and their slice fits, else the privatized plan. */
+scope_launch
+plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int kind,
+                    const scope_launch &privatized)
+{
+  scope_launch l = privatized;
+  if (!fast_applies (plan, kind))
+    return l;
+  if (kind == GH_SCOPE_VECTORSCOPE)
+    {
+      l.fast = l.supported = true;
+      l.counter_bits = 16;
+      l.blocks_y = 1;
+      l.shared_bytes = GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE * 2;
+      return l;
+    }
+  const gh_table_shape &shape = plan.scope[kind];
+  const int slice_columns = tile_slice_columns (plan);
+  const size_t bytes = static_cast<size_t> (shape.tables) * slice_columns * 256 * 2;
+  if (bytes > kTileSliceBytes)
+    return l;
+  l.fast = l.supported = true;
+  l.counter_bits = 16;
+  l.tile_width = kTileWidth;
+  l.slice_columns = slice_columns;
+  l.shared_bytes = bytes;
+  l.threads = 256;
+  l.blocks_x = (plan.width + kTileWidth - 1) / kTileWidth;
+  const int wanted = full_grid (device, 256);
+  l.blocks_y = (wanted + l.blocks_x - 1) / l.blocks_x;
+  return l;
+}
+
 gh_status
 allocate_cleared (unsigned long long **out, size_t bytes, gh_error *error)
 {
@@ -96,8 +159,8 @@ upload_geometry (scope_tables *t, gh_error *error)
       column_of_x[x] = gh_waveform_column (x, shape.columns, width);
       first_x[column_of_x[x]] = x;
     }
-  for (int c = 0, n = 0; c < t->plan.out_channels; c++)
-    t->table_of_channel[c] = (shape.channels >> c) & 1u ? n++ : -1;
+  for (int c = 0, n = 0; c < GH_MAX_CHANNELS + 2; c++)
+    t->table_of_channel[c] = c < t->plan.out_channels && ((shape.channels >> c) & 1u) ? n++ : -1;
   GH_CUDA_CHECK (cudaMalloc (&t->column_of_x, width * sizeof (int)), "allocating device memory");
   GH_CUDA_CHECK (cudaMalloc (&t->first_x, first_x.size () * sizeof (int)),
                  "allocating device memory");
@@ -158,12 +221,46 @@ allow_shared (KERNEL kernel, size_t bytes, gh_error *error)
   return GH_OK;
 }
 
+template <int C>
+void
+launch_fast (const scope_launch &l, int kind, const scope_job &job, cudaStream_t stream)
+{
+  if (kind == GH_SCOPE_WAVEFORM)
+    waveform_tiles_kernel<C>
+        <<<dim3 (l.blocks_x, l.blocks_y), dim3 (16, 16), l.shared_bytes, stream>>> (
+            job, l.tile_width, l.slice_columns);
+  else
+    vectorscope_fast_kernel<C><<<l.blocks_x, l.threads, l.shared_bytes, stream>>> (job);
+}
+
+gh_status
+launch_fast_scope (const scope_tables *t, int kind, const scope_job &job, cudaStream_t stream,
+                   gh_error *error)
+{
+  const scope_launch &l = t->launch[kind][GH_METHOD_FASTEST];
+  if (kind == GH_SCOPE_VECTORSCOPE)
+    {
+      gh_status status = t->plan.channels == 3
+                             ? allow_shared (vectorscope_fast_kernel<3>, l.shared_bytes, error)
+                             : allow_shared (vectorscope_fast_kernel<4>, l.shared_bytes, error);
+      if (status != GH_OK)
+        return status;
+    }
+  switch (t->plan.channels)
+    {
+    case 1: launch_fast<1> (l, kind, job, stream); break;
+    case 2: launch_fast<2> (l, kind, job, stream); break;
+    case 3: launch_fast<3> (l, kind, job, stream); break;
+    default: launch_fast<4> (l, kind, job, stream); break;
+    }
+  return GH_OK;
+}
+
 gh_status
 launch_scope_method (const scope_tables *t, int kind, int m, const scope_job &job,
                      const cudaDeviceProp &device, cudaStream_t stream, gh_error *error)
 {
   const scope_launch &l = t->launch[kind][m];
-  const bool aggregate = m == GH_METHOD_FASTEST && !gh_plan_weighted (&t->plan);
   const int grid = full_grid (device, 256);
   const dim3 blocks (l.blocks_x, l.blocks_y);
   gh_status status = GH_OK;
@@ -174,19 +271,20 @@ launch_scope_method (const scope_tables *t, int kind, int m, const scope_job &jo
       else
         vectorscope_global_kernel<<<grid, 256, 0, stream>>> (job);
     }
+  else if (l.fast)
+    status = launch_fast_scope (t, kind, job, stream, error);
   else if (kind == GH_SCOPE_WAVEFORM)
     {
-      auto kernel = aggregate ? waveform_stripes_kernel<true> : waveform_stripes_kernel<false>;
-      status = allow_shared (kernel, l.shared_bytes, error);
+      status = allow_shared (waveform_stripes_kernel, l.shared_bytes, error);
       if (status == GH_OK)
-        kernel<<<blocks, l.threads, l.shared_bytes, stream>>> (job, l.columns_per_block);
+        waveform_stripes_kernel<<<blocks, l.threads, l.shared_bytes, stream>>> (
+            job, l.columns_per_block);
     }
   else
     {
       const unsigned int slice = GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE / l.blocks_y;
-      auto kernel = l.counter_bits == 16 ? (aggregate ? vectorscope_private_kernel<16, true>
-                                                      : vectorscope_private_kernel<16, false>)
-                                         : vectorscope_private_kernel<32, false>;
+      auto kernel
+          = l.counter_bits == 16 ? vectorscope_private_kernel<16> : vectorscope_private_kernel<32>;
       status = allow_shared (kernel, l.shared_bytes, error);
       if (status == GH_OK)
         kernel<<<blocks, l.threads, l.shared_bytes, stream>>> (job, slice);
@@ -293,6 +391,7 @@ scopes_begin (const cudaDeviceProp &device, const gh_run_plan &plan, gh_run_sink
                                                     : plan_vectorscope (device, plan);
       for (int m = 0; m < GH_N_METHODS; m++)
         t->launch[k][m] = l;
+      t->launch[k][GH_METHOD_FASTEST] = plan_fastest_scope (device, plan, k, l);
       /* The seed's pattern needs the slice in a block; where it does not fit, the privatized
        * row is left out, and FASTEST counts with global atomics. */
       if (!l.supported && wants (plan, GH_METHOD_PRIVATIZED))

@@ -10,8 +10,10 @@
  *                   (16-bit when unweighted, 32-bit for weights below 2^20, else 64-bit in
  *                   slices of Cr that each read the strip), a counter spilling into the strip's
  *                   table whenever it crosses half its range
- *   fastest         the same, the threads of a warp that add to one cell adding once together
- *                   (unweighted runs), so that a flat image costs an atomic a warp, not a pixel */
+ *   fastest         unweighted 8-bit runs whose rows are whole fours of pixels: four pixels a
+ *                   load, equal neighbours added at once, 16-bit counters; the waveform's
+ *                   blocks own tiles of image columns (the slice a tile reaches); else as
+ *                   privatized */
 #ifndef GPUHIST_CUDA_SCOPES_H
 #define GPUHIST_CUDA_SCOPES_H
 
@@ -33,8 +35,11 @@ struct scope_launch
   int blocks_y;   /* waveform: bands of rows; vectorscope: slices of Cr */
   int threads;
   size_t shared_bytes;
-  int columns_per_block; /* waveform */
-  int counter_bits;      /* 16, 32 or 64 */
+  int columns_per_block; /* waveform stripes */
+  int counter_bits;      /* 16 or 32 */
+  bool fast;             /* scope_fast_kernels.cuh: unweighted 8-bit rows of whole fours */
+  int tile_width;        /* fast waveform: image columns a block */
+  int slice_columns;     /* fast waveform: the most output columns a tile reaches */
 };
 
 /* A run's scopes on the device: the strip's 64-bit tables and each method's totals (64-bit

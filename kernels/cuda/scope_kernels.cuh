@@ -136,22 +136,9 @@ vectorscope_global_kernel (scope_job j)
     }
 }
 
-/* Adds a warp's lanes' n into one counter where their keys agree (the lowest lane adds for its
- * peers); key < 0: the lane adds nothing.  Every lane of the warp calls it. */
-template <typename ADD>
-__device__ __forceinline__ void
-add_aggregated (int key, unsigned int n, ADD add)
-{
-  const unsigned int peers = __match_any_sync (0xFFFFFFFFu, key);
-  const int leader = __ffs (peers) - 1;
-  if (key >= 0 && static_cast<int> (threadIdx.x & 31u) == leader)
-    add (static_cast<unsigned int> (key), n * static_cast<unsigned int> (__popc (peers)));
-}
-
-/* 2 and 3. A block owns a stripe of output columns and a band of rows: its private copy is the
- * stripe's slice (tables x its columns x bins, 32-bit counters).  kAggregate: the lanes that add
- * to one cell add once (unweighted runs only: the weights of a group could pass 2^32). */
-template <bool kAggregate>
+/* 2, and 3 where scope_fast_kernels.cuh's does not apply.  A block owns a stripe of output
+ * columns and a band of rows: its private copy is the stripe's slice (tables x its columns x
+ * bins, 32-bit counters). */
 static __global__ void
 waveform_stripes_kernel (scope_job j, int columns_per_block)
 {
@@ -179,19 +166,16 @@ waveform_stripes_kernel (scope_job j, int columns_per_block)
       const size_t p
           = static_cast<size_t> (r0 + k / static_cast<unsigned int> (span)) * j.width + x;
       const int column = j.column_of_x[x] - c0;
+      if (!live)
+        continue;
       visit_pixel (j.pix, p, [&] (int c, unsigned int b, unsigned int w) {
         const int t = j.table_of_channel[c];
-        const int key = live && t >= 0 && w
-                            ? (t * local_columns + column) * j.bins + static_cast<int> (b)
-                            : -1;
-        auto add = [&] (unsigned int cell, unsigned int n) {
-          if (add32 (slice, cell, n))
-            atomicAdd (spill_of (cell), 1ull << 32);
-        };
-        if (kAggregate)
-          add_aggregated (t >= 0 ? key : -1, w, add);
-        else if (key >= 0)
-          add (static_cast<unsigned int> (key), w);
+        if (t < 0 || !w)
+          return;
+        const unsigned int cell
+            = static_cast<unsigned int> ((t * local_columns + column) * j.bins) + b;
+        if (add32 (slice, cell, w))
+          atomicAdd (spill_of (cell), 1ull << 32);
       });
     }
   __syncthreads ();
@@ -200,9 +184,9 @@ waveform_stripes_kernel (scope_job j, int columns_per_block)
       atomicAdd (spill_of (i), static_cast<unsigned long long> (slice[i]));
 }
 
-/* 2 and 3. The whole table, or one slice of Cr rows (blockIdx.y), in a block's narrow counters:
- * 16-bit (kBits 16, unweighted runs) or 32-bit.  kAggregate as above. */
-template <int kBits, bool kAggregate>
+/* 2, and 3 where scope_fast_kernels.cuh's does not apply.  The whole table, or one slice of Cr
+ * rows (blockIdx.y), in a block's narrow counters: 16-bit (kBits 16, unweighted runs) or 32-bit. */
+template <int kBits>
 static __global__ void
 vectorscope_private_kernel (scope_job j, unsigned int slice_cells)
 {
@@ -226,10 +210,7 @@ vectorscope_private_kernel (scope_job j, unsigned int slice_cells)
       const bool live = p < j.pix.pixels;
       unsigned int w = 0;
       const unsigned int local = (live ? vectorscope_cell (j.pix, p, &w) : 0u) - first;
-      const int key = live && w && local < slice_cells ? static_cast<int> (local) : -1;
-      if (kAggregate)
-        add_aggregated (key, 1u, add);
-      else if (key >= 0)
+      if (live && w && local < slice_cells)
         add (local, w);
     }
   __syncthreads ();
