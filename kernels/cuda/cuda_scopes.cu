@@ -136,6 +136,14 @@ plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int k
   l.blocks_x = (plan.width + kTileWidth - 1) / kTileWidth;
   const int wanted = full_grid (device, 256);
   l.blocks_y = (wanted + l.blocks_x - 1) / l.blocks_x;
+  /* No 16-bit counter may pass 65535: a band's rows times the most image columns of one output
+   * column stay below it, for the tallest strip. */
+  const size_t rows = gh_plan_strip_pixels (&plan) / plan.width;
+  const size_t widest = (static_cast<size_t> (plan.width) + shape.columns - 1) / shape.columns + 1;
+  const size_t band_rows = 65535 / widest;
+  const size_t bands = (rows + band_rows - 1) / band_rows;
+  if (bands > static_cast<size_t> (l.blocks_y))
+    l.blocks_y = static_cast<int> (bands);
   return l;
 }
 

@@ -14,15 +14,40 @@
 namespace gh
 {
 
-/* Adds n into 16-bit counter `cell` of a packed table, moving what wraps to spill (cell, amount):
- * as add16, with the strip-table cell found only when something wraps. */
+/* Equal neighbours among four cells as runs: run r adds n[r] to at[r]; returns the runs. */
+__device__ __forceinline__ int
+runs_of (const unsigned int (&cell)[4], unsigned int (&at)[4], unsigned int (&n)[4])
+{
+  int runs = 0;
+#pragma unroll
+  for (int k = 0; k < 4; k++)
+    if (k > 0 && cell[k] == cell[k - 1])
+      n[runs - 1]++;
+    else
+      {
+        at[runs] = cell[k];
+        n[runs] = 1;
+        runs++;
+      }
+  return runs;
+}
+
+/* Adds n into 16-bit counter `cell` of a packed table and returns the word's old value: the adds
+ * of a group are issued together and their wraps settled after (settle16), so that no add waits
+ * for the one before it. */
+__device__ __forceinline__ unsigned int
+issue16 (unsigned int *words, unsigned int cell, unsigned int n)
+{
+  return atomicAdd (&words[cell >> 1], n << ((cell & 1u) * 16u));
+}
+
+/* What an add that found `old` moves into the strip table when it wrapped (spill (cell,
+ * amount)), as add16 of scope_kernels.cuh. */
 template <typename SPILL>
 __device__ __forceinline__ void
-add16_lazy (unsigned int *words, unsigned int cell, unsigned int n, SPILL spill)
+settle16 (unsigned int *words, unsigned int cell, unsigned int n, unsigned int old, SPILL spill)
 {
-  const unsigned int shift = (cell & 1u) * 16u;
-  const unsigned int delta = n << shift;
-  const unsigned int old = atomicAdd (&words[cell >> 1], delta);
+  const unsigned int shift = (cell & 1u) * 16u, delta = n << shift;
   if (old + delta < old)
     spill (cell | 1u, 65536ull);
   if (shift == 0 && (old & 0xFFFFu) + n > 0xFFFFu)
@@ -80,26 +105,11 @@ bin_of (const unsigned int (&w)[C], int k, int c)
   return c == C ? max (r, max (g, b)) : luminance_u8 (r, g, b);
 }
 
-/* Adds four cells, a run of equal ones at once. */
-template <typename ADD>
-__device__ __forceinline__ void
-add_runs (const unsigned int (&cell)[4], ADD add)
-{
-  unsigned int n = 1;
-  for (int k = 1; k < 4; k++)
-    if (cell[k] == cell[k - 1])
-      n++;
-    else
-      {
-        add (cell[k - 1], n);
-        n = 1;
-      }
-  add (cell[3], n);
-}
-
 /* The waveform: a block owns a tile of image columns (tile_width pixels, a multiple of 4) and a
  * band of rows; its copy is the slice of the output columns the tile reaches (slice_columns at
- * most).  Threads: x over the tile in fours, y over rows. */
+ * most).  Threads: x over the tile in fours, y over rows.  The bands are short enough that no
+ * counter can pass 65535 (a band's rows times the most image columns of one output column), so
+ * the adds need no answer and never wait. */
 template <int C>
 static __global__ void
 waveform_tiles_kernel (scope_job j, int tile_width, int slice_columns)
@@ -136,8 +146,12 @@ waveform_tiles_kernel (scope_job j, int tile_width, int slice_columns)
             for (int k = 0; k < 4; k++)
               cell[k] = static_cast<unsigned int> ((t * slice_columns + local[k]) * 256)
                         + bin_of<C> (w, k, c);
-            add_runs (cell,
-                      [&] (unsigned int at, unsigned int n) { add16_lazy (words, at, n, spill); });
+            unsigned int at[4], n[4];
+            const int runs = runs_of (cell, at, n);
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+              if (r < runs)
+                atomicAdd (&words[at[r] >> 1], n[r] << ((at[r] & 1u) * 16u));
           }
       }
   __syncthreads ();
@@ -167,7 +181,16 @@ static __global__ void __launch_bounds__ (1024) vectorscope_fast_kernel (scope_j
       cell[k] = static_cast<unsigned int> (gh_vectorscope_cell (
           static_cast<int> (sample_of<C> (w, k, 0)), static_cast<int> (sample_of<C> (w, k, 1)),
           static_cast<int> (sample_of<C> (w, k, 2))));
-    add_runs (cell, [&] (unsigned int at, unsigned int n) { add16_lazy (words, at, n, spill); });
+    unsigned int at[4], n[4], old[4];
+    const int runs = runs_of (cell, at, n);
+#pragma unroll
+    for (int r = 0; r < 4; r++)
+      if (r < runs)
+        old[r] = issue16 (words, at[r], n[r]);
+#pragma unroll
+    for (int r = 0; r < 4; r++)
+      if (r < runs)
+        settle16 (words, at[r], n[r], old[r], spill);
   };
   const size_t groups = j.pix.pixels / 4, step = gridDim.x * static_cast<size_t> (blockDim.x);
   size_t g = blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x;
