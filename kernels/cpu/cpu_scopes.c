@@ -223,6 +223,36 @@ count_pixels (const cpu_scopes *s, int kind, const uint8_t *samples, const uint8
     }
 }
 
+/* Output channel c's bin of an unweighted 8-bit pixel: a sample, value or luminance. */
+static inline __attribute__ ((always_inline)) int
+bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
+{
+  if (c < channels)
+    return p[c];
+  if (c == channels)
+    return gh_value_bin_u8 (p[0], p[1], p[2]);
+  return gh_luminance_bin_u8_fixed (s->rules->luminance_fixed, p[0], p[1], p[2]);
+}
+
+/* The stripe of an unweighted 8-bit run, with `channels` a constant in each caller so that the
+ * loops over channels unroll: no weights to form, no bins to look up. */
+static inline __attribute__ ((always_inline)) void
+count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, size_t first,
+                 size_t last, const int channels)
+{
+  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
+  const size_t width = (size_t) s->plan.width, plane = (size_t) shape->columns * GH_BINS;
+  for (size_t row = 0; row < rows; row++)
+    for (size_t x = first; x < last; x++)
+      {
+        const uint8_t *p = samples + (row * width + x) * (size_t) channels;
+        uint64_t *column = s->stripes + (size_t) s->column_of_x[x] * GH_BINS;
+        for (int c = 0; c < channels + 2; c++)
+          if (c < s->plan.out_channels && s->table_of_channel[c] >= 0)
+            column[(size_t) s->table_of_channel[c] * plane + (size_t) bin_u8 (s, p, c, channels)]++;
+      }
+}
+
 /* The thread's stripe of output columns, through every row of the strip. */
 static void
 count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t pixels,
@@ -231,10 +261,31 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
   const int columns = s->plan.scope[GH_SCOPE_WAVEFORM].columns;
   const size_t first = (size_t) s->first_x[(size_t) columns * thread / threads];
   const size_t last = (size_t) s->first_x[(size_t) columns * (thread + 1) / threads];
-  const size_t width = (size_t) s->plan.width;
-  for (size_t row = 0; row < pixels / width; row++)
+  const size_t width = (size_t) s->plan.width, rows = pixels / width;
+  if (s->plan.bytes_per_sample == 1 && !gh_plan_weighted (&s->plan))
+    switch (s->plan.channels)
+      {
+      case 1: count_stripe_u8 (s, samples, rows, first, last, 1); return;
+      case 2: count_stripe_u8 (s, samples, rows, first, last, 2); return;
+      case 3: count_stripe_u8 (s, samples, rows, first, last, 3); return;
+      default: count_stripe_u8 (s, samples, rows, first, last, 4); return;
+      }
+  for (size_t row = 0; row < rows; row++)
     for (size_t x = first; x < last; x++)
       waveform_pixel (s, samples, coverage, row * width + x, x, s->stripes, NULL);
+}
+
+/* Unweighted runs: 32-bit counters (a strip holds fewer than 2^31 pixels); 8-bit samples with
+ * `channels` a constant, so that the cell is a few multiplies. */
+static inline __attribute__ ((always_inline)) void
+count_vectorscope_u8 (const uint8_t *samples, size_t begin, size_t end, uint32_t *table,
+                      const int channels)
+{
+  for (size_t p = begin; p < end; p++)
+    {
+      const uint8_t *q = samples + p * (size_t) channels;
+      table[gh_vectorscope_cell (q[0], q[1], q[2])]++;
+    }
 }
 
 static void
@@ -242,11 +293,16 @@ count_narrow_vectorscope (const cpu_scopes *s, const uint8_t *samples, size_t be
                           uint32_t *table)
 {
   memset (table, 0, VECTORSCOPE_CELLS * sizeof *table);
-  for (size_t p = begin; p < end; p++)
-    {
-      uint32_t w;
-      table[vectorscope_pixel (s, samples, NULL, p, &w)]++;
-    }
+  if (s->plan.bytes_per_sample == 1 && s->plan.channels == 3)
+    count_vectorscope_u8 (samples, begin, end, table, 3);
+  else if (s->plan.bytes_per_sample == 1)
+    count_vectorscope_u8 (samples, begin, end, table, 4);
+  else
+    for (size_t p = begin; p < end; p++)
+      {
+        uint32_t w;
+        table[vectorscope_pixel (s, samples, NULL, p, &w)]++;
+      }
 }
 
 void
