@@ -49,7 +49,11 @@ typedef struct
   int bench;         /* --bench: the kernels' benchmark, no input file */
   const char *photo; /* --photo: the image tiled into the benchmark's photo inputs */
   int quick;
-  int bins;             /* --bins; 0: 256 */
+  int bins;                 /* --bins; 0: 256 */
+  int scope_numerators;     /* --scope-numerators: weighted scopes' exact sums in the JSON too */
+  const char *scope_png;    /* --scope-png PREFIX, or NULL */
+  gh_density scope_density; /* --scope-density, for the PNGs */
+  int scope_density_given;
   gh_strategy strategy; /* --strategy, for wide tables */
 } cli_options;
 

@@ -97,6 +97,8 @@ begin_run (gh_engine *engine, const image_info *info, const count_request *reque
   spec.alpha_weighted = request->alpha_weighted;
   spec.derived = request->derived;
   spec.luminance = request->luminance;
+  spec.waveform_columns = request->waveform_columns;
+  spec.vectorscope = request->vectorscope;
   return gh_run_begin_spec (engine, &spec, error);
 }
 

@@ -17,6 +17,8 @@ typedef struct
   int alpha_weighted;
   int derived;
   gh_luminance luminance; /* with derived: whose Luminance (--luminance; GIMP 2.10's by default) */
+  int waveform_columns;   /* --waveform: 0, or the waveform's columns */
+  int vectorscope;        /* --vectorscope */
 } count_request;
 
 /* The binning a file gets: what was asked for, else the default for its samples. */

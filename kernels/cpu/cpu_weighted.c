@@ -208,3 +208,10 @@ cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, const uin
   else
     count_pixels (rules, samples, coverage, begin, end, tables->wide, NULL);
 }
+
+void
+cpu_weighted_pixel (const cpu_weighted_rules *rules, const uint8_t *samples,
+                    const uint8_t *coverage, size_t p, int *bin, uint32_t *weight)
+{
+  pixel_bins (rules, samples, coverage, p, bin, weight);
+}

@@ -41,4 +41,8 @@ void cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, cons
                          const uint8_t *coverage, size_t begin, size_t end,
                          const cpu_weighted_tables *tables);
 
+/* Pixel p's bins and weights, output channel by output channel (the scopes' per-pixel rule). */
+void cpu_weighted_pixel (const cpu_weighted_rules *rules, const uint8_t *samples,
+                         const uint8_t *coverage, size_t p, int *bin, uint32_t *weight);
+
 #endif /* GPUHIST_CPU_WEIGHTED_H */
