@@ -18,24 +18,39 @@ typedef struct
   int image; /* 0 noise, 1 flat, 2 a neutral band over noise */
   gh_binning binning;
   int bins;
+  gh_luminance luminance;
 } scope_case;
 
 static const scope_case cases[] = {
-  { "rgb8 noise, 64 columns", 300, 97, 3, 1, 0, 0, 0, 64, 0, 1, 0, GH_BINNING_SHIFT, 256 },
-  { "rgba8 weighted, derived", 263, 71, 4, 1, 1, 1, 1, 0, 0, 1, 0, GH_BINNING_SHIFT, 256 },
-  { "rgb8 one column", 96, 33, 3, 1, 0, 0, 1, 1, 0, 1, 0, GH_BINNING_SHIFT, 256 },
-  { "rgba8 as many columns as pixels", 129, 40, 4, 1, 0, 0, 1, -1, 0, 1, 0, GH_BINNING_SHIFT, 256 },
-  { "rgb8 flat", 200, 64, 3, 1, 0, 0, 1, 37, 0, 1, 1, GH_BINNING_SHIFT, 256 },
-  { "rgba8 neutral band", 180, 90, 4, 1, 2, 1, 0, 45, 0, 1, 2, GH_BINNING_SHIFT, 256 },
-  { "rgba16 GIMP's rule, 1024 bins", 157, 53, 4, 2, 2, 1, 1, 0, 0, 1, 0, GH_BINNING_GIMP, 1024 },
-  { "rgb16 shift, 4096 bins", 143, 41, 3, 2, 0, 0, 0, 13, 0, 1, 0, GH_BINNING_SHIFT, 4096 },
-  { "gray8 waveform alone", 332, 50, 1, 1, 1, 0, 0, 0, 0, 0, 0, GH_BINNING_SHIFT, 256 },
-  { "gray+alpha16 weighted", 211, 37, 2, 2, 1, 1, 0, 19, 0, 0, 0, GH_BINNING_GIMP, 1024 },
-  { "rgba8 luminance and red only", 250, 60, 4, 1, 0, 0, 1, 50, 0x21, 0, 0, GH_BINNING_SHIFT, 256 },
+  { "rgb8 noise, 64 columns", 300, 97, 3, 1, 0, 0, 0, 64, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 weighted, derived", 263, 71, 4, 1, 1, 1, 1, 0, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgb8 one column", 96, 33, 3, 1, 0, 0, 1, 1, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 as many columns as pixels", 129, 40, 4, 1, 0, 0, 1, -1, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgb8 flat", 200, 64, 3, 1, 0, 0, 1, 37, 0, 1, 1, GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
+  { "rgba8 neutral band", 180, 90, 4, 1, 2, 1, 0, 45, 0, 1, 2, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba16 GIMP's rule, 1024 bins", 157, 53, 4, 2, 2, 1, 1, 0, 0, 1, 0, GH_BINNING_GIMP, 1024,
+    GH_LUMINANCE_GIMP2 },
+  { "rgb16 shift, 4096 bins", 143, 41, 3, 2, 0, 0, 0, 13, 0, 1, 0, GH_BINNING_SHIFT, 4096,
+    GH_LUMINANCE_GIMP2 },
+  { "gray8 waveform alone", 332, 50, 1, 1, 1, 0, 0, 0, 0, 0, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "gray+alpha16 weighted", 211, 37, 2, 2, 1, 1, 0, 19, 0, 0, 0, GH_BINNING_GIMP, 1024,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 luminance and red only", 250, 60, 4, 1, 0, 0, 1, 50, 0x21, 0, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 GIMP 3.0's luminance", 260, 50, 4, 1, 0, 0, 1, 65, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP3 },
+  { "rgb16 GIMP 3.0's linear luminance, weighted", 150, 30, 3, 2, 1, 0, 1, 30, 0, 1, 0,
+    GH_BINNING_GIMP, 1024, GH_LUMINANCE_GIMP3_LINEAR },
   /* Enough pixels a block that the GPU's 16-bit counters wrap (the spills' path), in one cell:
    * GPU runs only (the CPU's counters are 32 and 64 bits wide). */
-  { "rgba8 flat, 9.4 million pixels", 4096, 2304, 4, 1, 0, 0, 1, 64, 0, 1, 1, GH_BINNING_SHIFT,
-    256 },
+  { "rgba8 flat, 9.4 million pixels", 4096, 2304, 4, 1, 0, 0, 1, 64, 0, 1, 1, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
 };
 
 static int on_gpu;
@@ -86,6 +101,7 @@ spec_of (const scope_case *c, gh_run_spec *spec)
   spec->coverage_bytes = c->coverage_bytes;
   spec->alpha_weighted = c->alpha_weighted;
   spec->derived = c->derived;
+  spec->luminance = c->luminance;
   spec->waveform_columns = c->columns > 0   ? c->columns
                            : c->columns < 0 ? c->width
                                             : 1 + (int) (test_random () % (uint64_t) c->width);
