@@ -76,6 +76,10 @@ done
 check "the plug-in at $plugin" test -x "$plugin"
 check "its German catalogue" test -f "$data/locale/de/LC_MESSAGES/gpu-histogram.mo"
 check "its icon" test -f "$data/icons/gpu-histogram-16.png"
+# the snapshot sees what a package puts there (else the purge check below would prove nothing)
+snapshot >"$work/installed.list"
+check "the snapshot holds the installed plug-in" \
+  grep -qxF "$plugin" <(comm -13 "$work/before.list" "$work/installed.list")
 
 # The description and gpuhist --version say the same build.
 if [ "${GPUHIST_PACKAGE_CUDA:-disabled}" = enabled ]; then said="CUDA build"; else said="CPU-only build"; fi
