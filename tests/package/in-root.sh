@@ -60,10 +60,11 @@ version_says () { grep -q "$1" <<<"$(gpuhist --version | sed -n 2p)"; }
 not_known () { ! dpkg-query -W "$1" >/dev/null 2>&1; }
 
 # Everything a package could leave behind: every path under these, but the package system's
-# own records.
+# own records and the bytecode GIMP 3.0's own Python plug-ins (python-console) compile at start.
 snapshot () {
   find /usr /etc /opt /srv /var -xdev \( -path /var/lib/dpkg -o -path /var/lib/apt -o \
-    -path /var/cache -o -path /var/log -o -path /var/tmp \) -prune -o -print | sort
+    -path /var/cache -o -path /var/log -o -path /var/tmp -o -name __pycache__ \) -prune -o \
+    -print | sort
 }
 snapshot >"$work/before.list"
 
