@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages (debian/) for one GIMP, built, installed, run, purged in disposable roots.
 #
-#   test-package.sh SRCDIR WORKDIR GIMP(2|3) CUDA(enabled|disabled)
+#   test-package.sh SRCDIR WORKDIR GIMP(2|3) CUDA(enabled|disabled) [nocheck]
 #
 # GIMP 2: this machine's root (Debian 12, GIMP 2.10); GIMP 3: the Debian 13 root
 # (tools/debian13-root, GIMP 3.0).  Each step runs in an overlay over that root, with its upper
@@ -12,7 +12,8 @@
 # 1. WORKDIR/src: a copy of the files git knows (tracked, and untracked but not ignored), so that
 #    no build folder or other leftover of the tree goes into the package.
 # 2. The build root (an overlay): apt-get build-dep ./, then dpkg-buildpackage -us -uc -b
-#    (-Pnocuda unless CUDA is enabled); the .debs land in WORKDIR/out.
+#    (-Pnocuda unless CUDA is enabled; DEB_BUILD_OPTIONS=nocheck with nocheck, which skips
+#    dh_auto_test); the .debs land in WORKDIR/out.
 # 3. The test root (a fresh overlay): tests/package/in-root.sh install (apt-get install ./*.deb,
 #    the runtime dependencies from the archive), tests/package/package-gimp.py (the procedure
 #    in headless GIMP, a profile without plug-ins, the counts against an independent count; a
@@ -25,7 +26,7 @@
 set -euo pipefail
 src=$(readlink -f "$1") work=$2 gimp=$3
 # GPUHIST_PACKAGE_TEST_CUDA=enabled builds the CUDA packages (nvcc needed; CI builds CPU-only)
-cuda=${GPUHIST_PACKAGE_TEST_CUDA:-$4}
+cuda=${GPUHIST_PACKAGE_TEST_CUDA:-$4} nocheck=${5:-}
 SKIP=77
 
 if [ "${GPUHIST_PACKAGE_NS:-}" != 1 ]; then
@@ -91,7 +92,7 @@ step "build root (overlay over $base)"
 overlay build || { echo "no overlayfs here: skipped"; exit $SKIP; }
 profiles=nocuda
 [ "$cuda" = enabled ] && profiles=
-DEB_BUILD_OPTIONS="parallel=$(nproc)"
+DEB_BUILD_OPTIONS="parallel=$(nproc)${nocheck:+ nocheck}"
 export GPUHIST_PACKAGE_CUDA=$cuda DEB_BUILD_OPTIONS
 rc=0
 in_root "$work/layers/build/root" bash "$work/src/tests/package/in-root.sh" build "$work" "$profiles" || rc=$?
