@@ -68,7 +68,7 @@ snapshot () {
 }
 snapshot >"$work/before.list"
 
-apt_get install "$work"/out/*.deb
+apt_get install "$work"/out/gimp-plugin-gpu-histogram_*.deb "$work"/out/gpuhist_*.deb
 for p in "${packages[@]}"; do
   version=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || true)
   check "$p $version installed, its version ending in ~$release" \
