@@ -27,8 +27,9 @@ print_version (void)
 {
   printf ("gpuhist %s\n", GPUHIST_VERSION);
   if (GPUHIST_BUILD[0] != '\0')
-    printf ("%s build: counts on an NVIDIA GPU (the CUDA runtime is linked in, only the NVIDIA "
-            "driver is needed), on the CPU where no GPU can be used\n", GPUHIST_BUILD);
+    printf ("CUDA build (%s): counts on an NVIDIA GPU (the CUDA runtime is linked in, only the "
+            "NVIDIA driver is needed), on the CPU where no GPU can be used\n",
+            GPUHIST_BUILD);
   else
     printf ("CPU-only build (without CUDA): counts on the CPU\n");
 }

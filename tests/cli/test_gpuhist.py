@@ -507,7 +507,7 @@ def group_usage(runner, rng):
     # The second line says which build this is; meson says which it made (GPUHIST_TEST_BUILD).
     lines = out.splitlines()
     build = os.environ.get("GPUHIST_TEST_BUILD")
-    said = "cuda" if len(lines) == 2 and lines[1].startswith("CUDA ") else \
+    said = "cuda" if len(lines) == 2 and lines[1].startswith("CUDA build (CUDA ") else \
         "cpu-only" if len(lines) == 2 and lines[1].startswith("CPU-only build") else None
     if said is None or (build and said != build):
         raise Failure("--version: %r should say a %s build" % (out, build or "CUDA or CPU-only"))
