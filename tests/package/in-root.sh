@@ -15,12 +15,16 @@ SKIP=77
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8
 
 # apt-get ARGS... with the root's package lists, then with fresh ones when those fail (old lists
-# name versions the archive no longer has); 77 when the archive cannot be reached.
+# name versions the archive no longer has); 77 when the archive cannot be reached.  One at a
+# time: the download cache is shared with other runs of this test (apt-get fails at once on a
+# cache another apt holds).
 apt_get () {
-  local log=$work/apt.log
-  apt-get -q -y --no-install-recommends "$@" >>"$log" 2>&1 && return 0
-  apt-get -q update >>"$log" 2>&1 || { tail -5 "$log"; echo "no archive: skipped"; exit $SKIP; }
-  apt-get -q -y --no-install-recommends "$@" >>"$log" 2>&1 || { tail -30 "$log"; return 1; }
+  local log=$work/apt.log lock=/var/cache/apt/archives/gpu-histogram-test.lock
+  flock "$lock" apt-get -q -y --no-install-recommends "$@" >>"$log" 2>&1 && return 0
+  flock "$lock" apt-get -q update >>"$log" 2>&1 ||
+    { tail -5 "$log"; echo "no archive: skipped"; exit $SKIP; }
+  flock "$lock" apt-get -q -y --no-install-recommends "$@" >>"$log" 2>&1 ||
+    { tail -30 "$log"; return 1; }
 }
 
 if [ "$mode" = build ]; then
