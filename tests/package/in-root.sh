@@ -27,6 +27,12 @@ apt_get () {
     { tail -30 "$log"; return 1; }
 }
 
+# The overlay shows the root as it was when mounted: where a dpkg run on the real root was
+# half-way then (another user's apt-get), finish it here first, as apt asks, in the overlay only.
+if [ -n "$(ls -A /var/lib/dpkg/updates 2>/dev/null)" ]; then
+  dpkg --configure -a >>"$work/apt.log" 2>&1 || true
+fi
+
 if [ "$mode" = build ]; then
   profiles=$3
   cd "$work/src"

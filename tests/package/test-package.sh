@@ -42,6 +42,9 @@ if [ "$gimp" = 3 ]; then
   "$tool" status >/dev/null 2>&1 || "$tool" ensure ||
     { echo "the Debian 13 root cannot be made: skipped"; exit $SKIP; }
   base=$("$tool" path) release=deb13
+  # a shared lock, as `debian13-root run` holds: `ensure` does not change the root under the overlays
+  exec {lockfd}>>"$base.lock"
+  flock -s "$lockfd"
 else
   base=/ release=deb12
 fi
