@@ -9,8 +9,8 @@
 # packages and whatever a failed step leaves behind vanish with the namespace when the script
 # ends, however it ends, and never reach the real root or later tests.
 #
-# 1. WORKDIR/src: a copy of the files git knows (tracked, and untracked but not ignored), so that
-#    no build folder or other leftover of the tree goes into the package.
+# 1. WORKDIR/src: a copy of the files git tracks (as they are in the working tree), as a clean
+#    checkout holds them: no build folder, obj-*/ or other leftover of the tree gets in.
 # 2. The build root (an overlay): apt-get build-dep ./, then dpkg-buildpackage -us -uc -b
 #    (-Pnocuda unless CUDA is enabled; DEB_BUILD_OPTIONS=nocheck with nocheck, which skips
 #    dh_auto_test); the .debs land in WORKDIR/out.
@@ -58,7 +58,7 @@ started=$SECONDS
 
 # 1
 git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || { echo "$src is no git checkout: skipped"; exit $SKIP; }
-(cd "$src" && git ls-files -z -co --exclude-standard |
+(cd "$src" && git ls-files -z |
   while IFS= read -r -d '' f; do if [ -e "$f" ]; then printf '%s\0' "$f"; fi; done |
   tar --null -T - -cf - | tar -xf - -C "$work/src")
 
