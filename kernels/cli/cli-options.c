@@ -16,6 +16,24 @@
 #ifndef GPUHIST_VERSION
 #define GPUHIST_VERSION "unknown"
 #endif
+/* "CUDA 13.0.88" (nvcc's version) in a build with the CUDA backend, "" in a CPU-only build. */
+#ifndef GPUHIST_BUILD
+#define GPUHIST_BUILD ""
+#endif
+
+/* The version and, on a line of its own, which build this is: packagers and users can tell a
+ * CUDA build from a CPU-only one without a GPU to try it on. */
+static void
+print_version (void)
+{
+  printf ("gpuhist %s\n", GPUHIST_VERSION);
+  if (GPUHIST_BUILD[0] != '\0')
+    printf ("CUDA build (%s): counts on an NVIDIA GPU (the CUDA runtime is linked in, only the "
+            "NVIDIA driver is needed), on the CPU where no GPU can be used\n",
+            GPUHIST_BUILD);
+  else
+    printf ("CPU-only build (without CUDA): counts on the CPU\n");
+}
 
 static void
 print_usage (FILE *out)
@@ -415,7 +433,7 @@ apply_option (int option, char **argv, cli_options *options)
     case 'o': options->output = optarg; break;
     case OPTION_QUIET: options->quiet = 1; break;
     case OPTION_HELP: print_usage (stdout); return EXIT_OK;
-    case OPTION_VERSION: printf ("gpuhist %s\n", GPUHIST_VERSION); return EXIT_OK;
+    case OPTION_VERSION: print_version (); return EXIT_OK;
     case OPTION_BENCH: options->bench = 1; break;
     case OPTION_PHOTO: options->photo = optarg; break;
     case OPTION_QUICK: options->quick = 1; break;
