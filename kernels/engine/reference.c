@@ -110,11 +110,32 @@ scope_cell (const gh_run_spec *spec, int bins, gh_scope_kind kind, int x, int t,
   return (size_t) (cr > 255 ? 255 : cr) * GH_VECTORSCOPE_SIZE + (size_t) (cb > 255 ? 255 : cb);
 }
 
-void
-gh_reference_count_spec (const gh_run_spec *spec, int bins, const void *pixels, size_t stride,
-                         const void *coverage, size_t coverage_stride, gh_u128 *sums)
+/* The histogram's cell of output channel c (table -1), or a scope's cells (table: its kind). */
+#define TABLE_HISTOGRAM (-1)
+
+static void
+add_pixel (const gh_run_spec *spec, int bins, int table, int x, const uint32_t *s, const int *bin,
+           const uint64_t *w, gh_u128 *sums)
 {
   const int out_channels = spec->channels + (spec->derived ? 2 : 0);
+  const unsigned wanted
+      = spec->waveform_channels ? spec->waveform_channels : (1u << out_channels) - 1u;
+  if (table == GH_SCOPE_VECTORSCOPE)
+    {
+      gh_u128_add64 (&sums[scope_cell (spec, bins, GH_SCOPE_VECTORSCOPE, x, 0, 0, s)], w[0]);
+      return;
+    }
+  for (int c = 0, t = 0; c < out_channels; c++)
+    if (table == TABLE_HISTOGRAM)
+      gh_u128_add64 (&sums[(size_t) c * bins + bin[c]], w[c]);
+    else if ((wanted >> c) & 1u)
+      gh_u128_add64 (&sums[scope_cell (spec, bins, GH_SCOPE_WAVEFORM, x, t++, bin[c], s)], w[c]);
+}
+
+static void
+count_reference (const gh_run_spec *spec, int bins, int table, const void *pixels, size_t stride,
+                 const void *coverage, size_t coverage_stride, gh_u128 *sums)
+{
   if (spec->bytes_per_sample == 1)
     bins = GH_BINS;
   for (int y = 0; y < spec->height; y++)
@@ -127,10 +148,16 @@ gh_reference_count_spec (const gh_run_spec *spec, int bins, const void *pixels, 
           int bin[GH_MAX_CHANNELS + 2];
           uint64_t w[GH_MAX_CHANNELS + 2];
           reference_pixel (spec, bins, row, mask, x, s, bin, w);
-          for (int c = 0; c < out_channels; c++)
-            gh_u128_add64 (&sums[(size_t) c * bins + bin[c]], w[c]);
+          add_pixel (spec, bins, table, x, s, bin, w, sums);
         }
     }
+}
+
+void
+gh_reference_count_spec (const gh_run_spec *spec, int bins, const void *pixels, size_t stride,
+                         const void *coverage, size_t coverage_stride, gh_u128 *sums)
+{
+  count_reference (spec, bins, TABLE_HISTOGRAM, pixels, stride, coverage, coverage_stride, sums);
 }
 
 void
@@ -138,29 +165,5 @@ gh_reference_count_scope (const gh_run_spec *spec, int bins, gh_scope_kind kind,
                           size_t stride, const void *coverage, size_t coverage_stride,
                           gh_u128 *sums)
 {
-  const int out_channels = spec->channels + (spec->derived ? 2 : 0);
-  const unsigned mask_all = (1u << out_channels) - 1u;
-  const unsigned wanted = spec->waveform_channels ? spec->waveform_channels : mask_all;
-  if (spec->bytes_per_sample == 1)
-    bins = GH_BINS;
-  for (int y = 0; y < spec->height; y++)
-    {
-      const uint8_t *row = (const uint8_t *) pixels + (size_t) y * stride;
-      const uint8_t *mask = (const uint8_t *) coverage + (size_t) y * coverage_stride;
-      for (int x = 0; x < spec->width; x++)
-        {
-          uint32_t s[GH_MAX_CHANNELS];
-          int bin[GH_MAX_CHANNELS + 2];
-          uint64_t w[GH_MAX_CHANNELS + 2];
-          reference_pixel (spec, bins, row, mask, x, s, bin, w);
-          if (kind == GH_SCOPE_VECTORSCOPE)
-            {
-              gh_u128_add64 (&sums[scope_cell (spec, bins, kind, x, 0, 0, s)], w[0]);
-              continue;
-            }
-          for (int c = 0, t = 0; c < out_channels; c++)
-            if ((wanted >> c) & 1u)
-              gh_u128_add64 (&sums[scope_cell (spec, bins, kind, x, t++, bin[c], s)], w[c]);
-        }
-    }
+  count_reference (spec, bins, (int) kind, pixels, stride, coverage, coverage_stride, sums);
 }
