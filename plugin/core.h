@@ -89,6 +89,9 @@ typedef struct
                          indexed layers always count into 256 */
   GpuhistWeighting weighting;
   GpuhistSourceKind source;
+  /* Whose Luminance: the GIMP the plug-in was built for, set by its glue (gimp2.c: GIMP2,
+   * gimp3.c: GIMP3); the stream counts GIMP3's in linear light when `linear` (stream.h). */
+  gh_luminance luminance;
   gboolean follow; /* the dialog counts again by itself when the image changes */
 } GpuhistSettings;
 

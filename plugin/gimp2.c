@@ -437,6 +437,7 @@ run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals)
   request.settings.bins = saved.bins;
   request.settings.weighting = (GpuhistWeighting) saved.weighting;
   request.settings.source = (GpuhistSourceKind) saved.source;
+  request.settings.luminance = GH_LUMINANCE_GIMP2; /* GIMP_RGB_LUMINANCE of the floats */
   request.settings.follow = saved.follow != 0;
   request.settings.output_file = saved.output_file[0] ? saved.output_file : NULL;
   request.save_settings = save_settings;

@@ -396,6 +396,8 @@ read_arguments (GimpRunMode run_mode, GimpProcedureConfig *config, GpuhistSettin
   settings->bins = bins;
   settings->weighting = gimp_procedure_config_get_choice_id (config, "weighting");
   settings->source = gimp_procedure_config_get_choice_id (config, "source");
+  /* GIMP 3.0's Histogram dockable and gimp-drawable-histogram sum babl's linear-light Y. */
+  settings->luminance = GH_LUMINANCE_GIMP3;
   settings->follow = follow;
   if (output_file != NULL && output_file[0] == '\0')
     g_clear_pointer (&output_file, g_free);

@@ -28,6 +28,7 @@ measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_er
   gh_run_spec_init (&spec, area->width, area->height, source->channels, stream->bytes_per_sample);
   spec.binning = GH_BINNING_GIMP;
   spec.derived = source->derived;
+  spec.luminance = stream->luminance;
   spec.coverage_bytes = stream->plane_bytes;
   spec.alpha_weighted = source->alpha_weighs && !stream->coverage_threshold;
   run = gh_run_begin_spec (engine, &spec, gherr);

@@ -285,6 +285,11 @@ gpuhist_stream_open (GpuhistStream *stream, const GpuhistSource *source,
                     wide ? 2 : 1, error))
     return FALSE;
   stream->coverage_threshold = settings && settings->weighting == GPUHIST_WEIGHTING_PIXELS;
+  /* GIMP 3.0 linearizes perceptual samples before it sums; linear-light ones it sums as read. */
+  stream->luminance = settings == NULL ? GH_LUMINANCE_GIMP2
+                      : settings->luminance == GH_LUMINANCE_GIMP3 && settings->linear
+                          ? GH_LUMINANCE_GIMP3_LINEAR
+                          : settings->luminance;
   if (source->coverage_buffer != NULL)
     stream->plane_bytes = stream->coverage_threshold ? 1 : source->coverage_bytes;
   return TRUE;

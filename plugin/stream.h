@@ -40,6 +40,8 @@ struct GpuhistStream
   int bytes_per_sample;        /* of the engine's samples: 1, or 2 for more than 256 bins */
   gboolean coverage_threshold; /* weighting pixels: the plane is 0 or 255, one byte a pixel */
   int plane_bytes;             /* of the coverage plane a pixel: 0 (no selection), 1 or 2 */
+  gh_luminance luminance;      /* of derived runs: the settings', GIMP3 as GIMP3_LINEAR when
+                                  the samples are read in linear light */
   const char *type;
   int fetch_bpp;
   guint8 *scratch;

@@ -3,10 +3,11 @@
 
 # Debian packages by purpose.  `gh_install_packages build|test|demo` installs the missing ones
 # (build and demo: build + run; test: those and the test tools; python3-pyatspi and
-# libatk-adaptor let tests/dialog read GIMP 2.10's dialog through at-spi).
+# libatk-adaptor let tests/dialog read GIMP 2.10's dialog through at-spi; lintian checks the
+# Debian packages tests/package builds).
 GH_PACKAGES_BUILD="meson ninja-build pkg-config gcc g++ libgimp2.0-dev gettext libvips-dev"
 GH_PACKAGES_RUN="gimp"
-GH_PACKAGES_TEST="python3 xvfb xauth xdotool imagemagick netpbm debootstrap clang libclang-rt-14-dev libvips-tools python3-pil python3-numpy python3-pyatspi libatk-adaptor"
+GH_PACKAGES_TEST="python3 lintian xvfb xauth xdotool imagemagick netpbm debootstrap clang libclang-rt-14-dev libvips-tools python3-pil python3-numpy python3-pyatspi libatk-adaptor"
 # Debian 13 on ships GIMP 3.0 and no libgimp2.0-dev: build against libgimp-3.0 there.
 # shellcheck disable=SC1091
 if [ -r /etc/os-release ] && (. /etc/os-release && [ "${ID:-}" = debian ] &&

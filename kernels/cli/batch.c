@@ -4,6 +4,7 @@
 
 #include "image-source.h"
 #include "json-line.h"
+#include "scope-png.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -121,10 +122,23 @@ batch_free_paths (char **paths, int n_paths)
   free (paths);
 }
 
-/* One file's line: its result, or why there is none. */
-static char *
-count_file (gh_engine *engine, const batch_request *request, const char *path, int *failed)
+/* --scope-png: file i's charts, PREFIX-N-*.png with N = i + 1.  0, or -1 with a message. */
+static int
+write_charts (const batch_request *request, int i, const gh_result *result, char *message,
+              size_t message_size)
 {
+  char prefix[4096];
+  if (!request->scope_png)
+    return 0;
+  snprintf (prefix, sizeof prefix, "%s-%d", request->scope_png, i + 1);
+  return scope_png_write (prefix, result, &request->render, message, message_size);
+}
+
+/* File i's line: its result, or why there is none. */
+static char *
+count_file (gh_engine *engine, const batch_request *request, int i, int *failed)
+{
+  const char *path = request->paths[i];
   char message[SOURCE_ERROR_SIZE] = "";
   source_request open_request = { .path = path };
   const char *names[GH_MAX_CHANNELS + 2];
@@ -143,10 +157,13 @@ count_file (gh_engine *engine, const batch_request *request, const char *path, i
     names[c] = source->info.channel_names[c];
   names[source->info.channels] = "value";
   names[source->info.channels + 1] = "luminance";
-  line = json_line_result (path, source->info.format, &result, names);
+  const int charts_failed = write_charts (request, i, &result, message, sizeof message);
+  line = charts_failed ? json_line_error (path, message)
+                       : json_line_result (path, source->info.format, &result, names,
+                                           request->scope_numerators);
   gh_result_clear (&result);
   source->close (source);
-  *failed = line == NULL;
+  *failed = line == NULL || charts_failed;
   return line ? line : json_line_error (path, "out of memory for the JSON line");
 }
 
@@ -165,7 +182,7 @@ work (void *data)
       if (i < 0)
         return NULL;
       int failed = 0;
-      char *line = count_file (self->engine, request, request->paths[i], &failed);
+      char *line = count_file (self->engine, request, i, &failed);
       pthread_mutex_lock (&state->lock);
       state->lines[i] = line;
       state->failed[i] = failed;

@@ -20,6 +20,9 @@ typedef struct
   gh_options engine_options;
   size_t shared_budget; /* --memory-budget, shared by the workers; 0: engine_options' each */
   count_request count;
+  int scope_numerators;     /* --scope-numerators */
+  const char *scope_png;    /* --scope-png PREFIX: PREFIX-N-*.png for the Nth file, or NULL */
+  gh_render_options render; /* the PNGs' */
   FILE *out;
   int quiet;    /* no backend line, no progress */
   int progress; /* a progress line on standard error (a terminal) */

@@ -603,6 +603,9 @@ gh_benchmark (FILE *out, const gh_bench_options *options, gh_error *error)
   gh_bench_options defaults = *options;
   if (defaults.repetitions <= 0)
     defaults.repetitions = 20;
+  const char *only = getenv ("GPUHIST_BENCH_ONLY");
+  if (only && strcmp (only, "scopes") == 0)
+    return gh_bench_scopes (out, &defaults, error);
   gh_bench::bench b (out, defaults, error);
   return b.run ();
 }

@@ -29,6 +29,9 @@ extern "C"
   /* Runs the benchmark, writing Markdown tables to out.  Every kernel's counts are checked against
    * the reference count before it is timed.  Returns GH_OK, or an error (no GPU, a mismatch). */
   gh_status gh_benchmark (FILE *out, const gh_bench_options *options, gh_error *error);
+  /* GPUHIST_BENCH_ONLY=scopes: the scopes' section alone (benchmark_scopes.c), through the
+   * engine's API. */
+  gh_status gh_bench_scopes (FILE *out, const gh_bench_options *options, gh_error *error);
 
 #ifdef __cplusplus
 }

@@ -27,13 +27,15 @@ struct row
   std::string name;
   bool counts;
   std::function<void ()> launch;
+  gh_luminance luminance = GH_LUMINANCE_GIMP2; /* the rule its counts are verified under */
   double median = 0, min = 0, max = 0;
 };
 
 gh_run_plan
-weighted_rgba_plan ()
+weighted_rgba_plan (gh_luminance luminance = GH_LUMINANCE_GIMP2)
 {
   gh_run_plan plan{};
+  plan.luminance = luminance;
   plan.channels = 4;
   plan.bytes_per_sample = 1;
   plan.bins = GH_BINS;
@@ -47,7 +49,8 @@ weighted_rgba_plan ()
 
 /* The reference on every core: rows split among threads, each into its own sums. */
 void
-reference (const uint8_t *pixels, const uint8_t *coverage, std::vector<gh_u128> &sums)
+reference (const uint8_t *pixels, const uint8_t *coverage, gh_luminance luminance,
+           std::vector<gh_u128> &sums)
 {
   const int threads = std::max (1u, std::min (32u, std::thread::hardware_concurrency ()));
   std::vector<std::vector<gh_u128>> parts (threads, std::vector<gh_u128> (kOut * GH_BINS));
@@ -60,6 +63,7 @@ reference (const uint8_t *pixels, const uint8_t *coverage, std::vector<gh_u128> 
       spec.coverage_bytes = 1;
       spec.alpha_weighted = 1;
       spec.derived = 1;
+      spec.luminance = luminance;
       gh_reference_count_spec (&spec, GH_BINS, pixels + static_cast<size_t> (y0) * kSide * 4,
                                kSide * 4, coverage + static_cast<size_t> (y0) * kSide, kSide,
                                parts[t].data ());
@@ -233,8 +237,8 @@ size_fastest_variants (const weighted_plan &fastest, gh_error *error)
  * kernel and global atomics. */
 std::vector<row>
 make_rows (const cudaDeviceProp &device, cudaStream_t stream, const weighted_buffers &b,
-           const weighted_plan &fastest, const weighted_plan &privatized,
-           const weighted_plan &global)
+           const weighted_plan &fastest, const weighted_plan &fastest3,
+           const weighted_plan &privatized, const weighted_plan &global)
 {
   const size_t bytes = kPixels * 4, plane = kPixels;
   uint8_t *samples = b.samples, *coverage = b.coverage;
@@ -244,35 +248,39 @@ make_rows (const cudaDeviceProp &device, cudaStream_t stream, const weighted_buf
   char description[160];
   describe_weighted_plan (fastest, run, description, sizeof description);
   const weighted_job job = make_weighted_job (run, samples, coverage, kPixels, table);
+  const weighted_job job3 = make_weighted_job (weighted_rgba_plan (GH_LUMINANCE_GIMP3), samples,
+                                               coverage, kPixels, table);
   const int grid = full_grid (device, 256);
   return {
     { "read-only, samples + coverage (ceiling)", false,
       [=] { launch_read_only2 (samples, bytes, coverage, plane, sink, grid, 256, stream); } },
     { std::string ("fastest: ") + description, true,
       [=] { launch_weighted (fastest, job, 4, kOut, stream); } },
+    { "fastest, GIMP 3.0's luminance (looked up)", true,
+      [=] { launch_weighted (fastest3, job3, 4, kOut, stream); }, GH_LUMINANCE_GIMP3 },
     { "fastest, 4 groups of 4 pixels a step (more loads in flight)", true,
       [=] {
         weighted_fast_kernel<4, 1, true, true, 4>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 256u);
+                samples, coverage, kPixels, fastest.flush_every, table, 256u, GH_LUMINANCE_GIMP2);
       } },
     { "fastest, 1 group of 4 pixels a step (fewer registers)", true,
       [=] {
         weighted_fast_kernel<4, 1, true, true, 1>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 256u);
+                samples, coverage, kPixels, fastest.flush_every, table, 256u, GH_LUMINANCE_GIMP2);
       } },
     { "probe, not verified: 4 tables (R, G, B, A weighted, no derived)", false,
       [=] {
         weighted_fast_kernel<4, 1, true, false>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 256u);
+                samples, coverage, kPixels, fastest.flush_every, table, 256u, GH_LUMINANCE_GIMP2);
       } },
     { "probe, not verified: 6 tables of weight 1 (derived, no weights)", false,
       [=] {
         weighted_fast_kernel<4, 0, false, true>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 256u);
+                samples, coverage, kPixels, fastest.flush_every, table, 256u, GH_LUMINANCE_GIMP2);
       } },
     { "privatized (seed's pattern, 64-bit table a block)", true,
       [=] { launch_weighted (privatized, job, 4, kOut, stream); } },
@@ -341,12 +349,14 @@ run_input (FILE *out, const weighted_input &in, std::vector<row> &rows, const we
       cudaMemcpyAsync (b.coverage, b.host_cov, plane, cudaMemcpyHostToDevice, stream);
     }
   BENCH_CHECK (cudaStreamSynchronize (stream), "making an input");
-  std::vector<gh_u128> expected;
-  reference (b.host, b.host_cov, expected);
+  std::vector<gh_u128> expected, expected3;
+  reference (b.host, b.host_cov, GH_LUMINANCE_GIMP2, expected);
+  reference (b.host, b.host_cov, GH_LUMINANCE_GIMP3, expected3);
   gh_status status = GH_OK;
   for (row &r : rows)
     if (status == GH_OK && r.counts)
-      status = verify_row (r, expected, in.name, stream, b.table, error);
+      status = verify_row (r, r.luminance == GH_LUMINANCE_GIMP3 ? expected3 : expected, in.name,
+                           stream, b.table, error);
   for (row &r : rows)
     if (status == GH_OK)
       status
@@ -380,10 +390,13 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
 {
   weighted_buffers buffers;
   const gh_run_plan run = weighted_rgba_plan ();
-  weighted_plan fastest, privatized, global;
+  weighted_plan fastest, fastest3, privatized, global;
   gh_status status = allocate_buffers (buffers, error);
   if (status == GH_OK)
     status = plan_weighted_fastest (device, run, &fastest, error);
+  if (status == GH_OK)
+    status
+        = plan_weighted_fastest (device, weighted_rgba_plan (GH_LUMINANCE_GIMP3), &fastest3, error);
   if (status == GH_OK)
     status = plan_weighted_privatized (device, run, &privatized, error);
   if (status == GH_OK)
@@ -396,7 +409,8 @@ bench_weighted (FILE *out, const cudaDeviceProp &device, cudaStream_t stream,
       free_buffers (buffers);
       return status;
     }
-  std::vector<row> rows = make_rows (device, stream, buffers, fastest, privatized, global);
+  std::vector<row> rows
+      = make_rows (device, stream, buffers, fastest, fastest3, privatized, global);
 
   fprintf (out,
            "### Weighted: RGBA %d x %d (1 GiB) and an 8-bit coverage plane (256 MiB), "

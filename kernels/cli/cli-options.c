@@ -2,6 +2,7 @@
  * what cannot go together.  Messages end with the hint to --help; a usage error exits with 2. */
 #include "cli-options.h"
 #include "image-source.h"
+#include "scope-png.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,24 @@
 #ifndef GPUHIST_VERSION
 #define GPUHIST_VERSION "unknown"
 #endif
+/* "CUDA 13.0.88" (nvcc's version) in a build with the CUDA backend, "" in a CPU-only build. */
+#ifndef GPUHIST_BUILD
+#define GPUHIST_BUILD ""
+#endif
+
+/* The version and, on a line of its own, which build this is: packagers and users can tell a
+ * CUDA build from a CPU-only one without a GPU to try it on. */
+static void
+print_version (void)
+{
+  printf ("gpuhist %s\n", GPUHIST_VERSION);
+  if (GPUHIST_BUILD[0] != '\0')
+    printf ("CUDA build (%s): counts on an NVIDIA GPU (the CUDA runtime is linked in, only the "
+            "NVIDIA driver is needed), on the CPU where no GPU can be used\n",
+            GPUHIST_BUILD);
+  else
+    printf ("CPU-only build (without CUDA): counts on the CPU\n");
+}
 
 static void
 print_usage (FILE *out)
@@ -43,6 +62,26 @@ print_usage (FILE *out)
          "                         format gpuhist reads): each pixel adds its coverage (a\n"
          "                         selection mask, as GIMP counts)\n"
          "  --derived              RGB and RGBA: value and luminance columns too\n"
+         "  --luminance RULE       --derived: whose Luminance: gimp2 (GIMP 2.10's, the default:\n"
+         "                         0.22248840 R + 0.71690369 G + 0.06060791 B of the samples),\n"
+         "                         gimp3 (GIMP 3.0's: linear-light Y of sRGB-encoded samples,\n"
+         "                         as its histogram computes it) or gimp3-linear (GIMP 3.0's\n"
+         "                         of samples already in linear light)\n"
+         "\n"
+         "Scopes, counted beside the histogram from the same pixels, in the JSON (--json,\n"
+         "--json-lines) and/or drawn (--scope-png):\n"
+         "  --waveform C           a waveform of C columns (1 to the image's width): for each,\n"
+         "                         every channel's histogram of the image columns that land in\n"
+         "                         it; \"waveform\": {\"columns\", \"bins\", \"channels\",\n"
+         "                         \"counts\": [channel][column][bin]}\n"
+         "  --vectorscope          RGB and RGBA: the 256 x 256 Rec.709 chroma table;\n"
+         "                         \"vectorscope\": {\"size\": 256, \"counts\": [Cr][Cb]}\n"
+         "  --scope-numerators     weighted runs: the scopes' exact numerators and denominator\n"
+         "                         too (their counts are in pixels)\n"
+         "  --scope-png PREFIX     write PREFIX-waveform.png, PREFIX-parade.png (RGB only) and\n"
+         "                         PREFIX-vectorscope.png (with --json-lines: PREFIX-N-*.png\n"
+         "                         for the Nth file); needs libvips\n"
+         "  --scope-density D      the PNGs' density: log (default) or linear\n"
          "\n"
          "  --raw WxHxC[:STRIDE]   FILE holds raw 8-bit samples: W x H pixels of C channels\n"
          "                         (1-4), rows STRIDE bytes apart (default W*C)\n"
@@ -197,6 +236,12 @@ enum
   OPTION_ALPHA_WEIGHTED,
   OPTION_WEIGHTS,
   OPTION_DERIVED,
+  OPTION_LUMINANCE,
+  OPTION_WAVEFORM,
+  OPTION_VECTORSCOPE,
+  OPTION_SCOPE_NUMERATORS,
+  OPTION_SCOPE_PNG,
+  OPTION_SCOPE_DENSITY,
 };
 
 static const struct option long_options[] = {
@@ -221,6 +266,12 @@ static const struct option long_options[] = {
   { "alpha-weighted", no_argument, NULL, OPTION_ALPHA_WEIGHTED },
   { "weights", required_argument, NULL, OPTION_WEIGHTS },
   { "derived", no_argument, NULL, OPTION_DERIVED },
+  { "luminance", required_argument, NULL, OPTION_LUMINANCE },
+  { "waveform", required_argument, NULL, OPTION_WAVEFORM },
+  { "vectorscope", no_argument, NULL, OPTION_VECTORSCOPE },
+  { "scope-numerators", no_argument, NULL, OPTION_SCOPE_NUMERATORS },
+  { "scope-png", required_argument, NULL, OPTION_SCOPE_PNG },
+  { "scope-density", required_argument, NULL, OPTION_SCOPE_DENSITY },
   { NULL, 0, NULL, 0 },
 };
 
@@ -328,6 +379,28 @@ take_value (int option, const char *value, cli_options *options)
         return usage_error ("--jobs wants a number from 1 to 256, not '%s'", value);
       options->jobs = (int) number;
       break;
+    case OPTION_LUMINANCE:
+      for (i = GH_LUMINANCE_GIMP3_LINEAR; i >= 0; i--)
+        if (strcmp (value, gh_luminance_name ((gh_luminance) i)) == 0)
+          break;
+      if (i < 0)
+        return usage_error ("--luminance takes gimp2, gimp3 or gimp3-linear, not '%s'", value);
+      options->count.luminance = (gh_luminance) i;
+      options->luminance_given = 1;
+      break;
+    case OPTION_WAVEFORM:
+      if (!parse_integer (value, 1, INT_MAX, &number))
+        return usage_error ("--waveform wants a number of columns, from 1 to the image's width, "
+                            "not '%s'",
+                            value);
+      options->count.waveform_columns = (int) number;
+      break;
+    case OPTION_SCOPE_DENSITY:
+      if (strcmp (value, "log") != 0 && strcmp (value, "linear") != 0)
+        return usage_error ("--scope-density takes log or linear, not '%s'", value);
+      options->scope_density = value[1] == 'o' ? GH_DENSITY_LOG : GH_DENSITY_LINEAR;
+      options->scope_density_given = 1;
+      break;
     default: /* OPTION_BINNING */
       if (strcmp (value, "gimp") != 0 && strcmp (value, "shift") != 0)
         return usage_error ("--binning takes gimp or shift, not '%s'", value);
@@ -352,12 +425,15 @@ apply_option (int option, char **argv, cli_options *options)
     case OPTION_BINS:
     case OPTION_STRATEGY:
     case OPTION_JOBS:
-    case OPTION_BINNING: return take_value (option, optarg, options);
+    case OPTION_BINNING:
+    case OPTION_LUMINANCE:
+    case OPTION_WAVEFORM:
+    case OPTION_SCOPE_DENSITY: return take_value (option, optarg, options);
     case OPTION_JSON: options->json = 1; break;
     case 'o': options->output = optarg; break;
     case OPTION_QUIET: options->quiet = 1; break;
     case OPTION_HELP: print_usage (stdout); return EXIT_OK;
-    case OPTION_VERSION: printf ("gpuhist %s\n", GPUHIST_VERSION); return EXIT_OK;
+    case OPTION_VERSION: print_version (); return EXIT_OK;
     case OPTION_BENCH: options->bench = 1; break;
     case OPTION_PHOTO: options->photo = optarg; break;
     case OPTION_QUICK: options->quick = 1; break;
@@ -365,12 +441,32 @@ apply_option (int option, char **argv, cli_options *options)
     case OPTION_ALPHA_WEIGHTED: options->count.alpha_weighted = 1; break;
     case OPTION_WEIGHTS: options->weights = optarg; break;
     case OPTION_DERIVED: options->count.derived = 1; break;
+    case OPTION_VECTORSCOPE: options->count.vectorscope = 1; break;
+    case OPTION_SCOPE_NUMERATORS: options->scope_numerators = 1; break;
+    case OPTION_SCOPE_PNG: options->scope_png = optarg; break;
     case ':': return usage_error ("%s needs a value", argv[optind - 1]);
     default:
       if (optopt > 0 && optopt < 256)
         return usage_error ("unknown option '-%c'", optopt);
       return usage_error ("unknown option '%s'", argv[optind - 1]);
     }
+  return -1;
+}
+
+/* The scopes' options: what they need.  -1 to go on, or the usage error. */
+static int
+check_scope_arguments (const cli_options *options)
+{
+  const int scopes = options->count.waveform_columns > 0 || options->count.vectorscope;
+  const char *why;
+  if (!scopes && (options->scope_png || options->scope_numerators || options->scope_density_given))
+    return usage_error ("--scope-png, --scope-numerators and --scope-density go with "
+                        "--waveform or --vectorscope");
+  if (scopes && !options->json && !options->json_lines && !options->scope_png)
+    return usage_error ("the scopes are written as JSON (--json or --json-lines) or drawn "
+                        "(--scope-png PREFIX), not as CSV");
+  if (options->scope_png && !scope_png_available (&why))
+    return usage_error ("--scope-png cannot write PNGs: %s", why);
   return -1;
 }
 
@@ -387,8 +483,14 @@ check_arguments (int argc, char **argv, cli_options *options)
     }
   if (options->photo || options->quick)
     return usage_error ("--photo and --quick go with --bench");
+  if (options->luminance_given && !options->count.derived)
+    return usage_error ("--luminance says how the luminance column is counted: it goes with "
+                        "--derived");
   if (optind >= argc)
     return usage_error ("no input file given (use - for standard input)");
+  int status = check_scope_arguments (options);
+  if (status >= 0)
+    return status;
   if (options->json_lines)
     return check_batch_arguments (argc, argv, options);
   if (options->jobs)
@@ -410,6 +512,7 @@ cli_parse_arguments (int argc, char **argv, cli_options *options)
   options->method = CHOICE_FASTEST;
   options->backend = GH_BACKEND_AUTO;
   options->repetitions = -1;
+  options->scope_density = GH_DENSITY_LOG;
 
   opterr = 0; /* our own messages, with the hint to --help */
   while ((option = getopt_long (argc, argv, ":o:", long_options, NULL)) != -1)

@@ -35,6 +35,7 @@ typedef struct
   int jobs; /* --jobs; 0: one a core */
   const char *weights;
   count_request count;
+  int luminance_given; /* --luminance, which needs --derived */
   int raw;
   pnm_raw_geometry raw_geometry;
   method_choice method;
@@ -48,7 +49,11 @@ typedef struct
   int bench;         /* --bench: the kernels' benchmark, no input file */
   const char *photo; /* --photo: the image tiled into the benchmark's photo inputs */
   int quick;
-  int bins;             /* --bins; 0: 256 */
+  int bins;                 /* --bins; 0: 256 */
+  int scope_numerators;     /* --scope-numerators: weighted scopes' exact sums in the JSON too */
+  const char *scope_png;    /* --scope-png PREFIX, or NULL */
+  gh_density scope_density; /* --scope-density, for the PNGs */
+  int scope_density_given;
   gh_strategy strategy; /* --strategy, for wide tables */
 } cli_options;
 

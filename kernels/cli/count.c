@@ -96,6 +96,9 @@ begin_run (gh_engine *engine, const image_info *info, const count_request *reque
   spec.coverage_bytes = info->coverage_bytes;
   spec.alpha_weighted = request->alpha_weighted;
   spec.derived = request->derived;
+  spec.luminance = request->luminance;
+  spec.waveform_columns = request->waveform_columns;
+  spec.vectorscope = request->vectorscope;
   return gh_run_begin_spec (engine, &spec, error);
 }
 

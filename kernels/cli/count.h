@@ -16,6 +16,9 @@ typedef struct
   int binning_given;  /* else: GIMP's rule for narrowed (float, 32-bit) files, shift otherwise */
   int alpha_weighted;
   int derived;
+  gh_luminance luminance; /* with derived: whose Luminance (--luminance; GIMP 2.10's by default) */
+  int waveform_columns;   /* --waveform: 0, or the waveform's columns */
+  int vectorscope;        /* --vectorscope */
 } count_request;
 
 /* The binning a file gets: what was asked for, else the default for its samples. */

@@ -14,6 +14,7 @@
 #include "gpuhist.h"
 #include "image-source.h"
 #include "pnm.h"
+#include "scope-png.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -110,6 +111,20 @@ print_timings (const gh_result *result)
     }
 }
 
+/* The whole JSON document: the histogram's object, then the scopes'. */
+static int
+write_json (FILE *out, const cli_options *options, const gh_result *result,
+            const char *const *channel_names)
+{
+  int failed = gh_write_json_begin (out, result, channel_names);
+  failed |= gh_write_scopes_json (out, result, channel_names, options->scope_numerators);
+  fputs ("\n}\n", out);
+  return failed;
+}
+
+/* Output in blocks of this size: the scopes write a million numbers. */
+#define OUTPUT_BUFFER_SIZE ((size_t) 1 << 20)
+
 static int
 write_result (const cli_options *options, const gh_result *result, const char *const *channel_names)
 {
@@ -127,7 +142,8 @@ write_result (const cli_options *options, const gh_result *result, const char *c
           return EXIT_BAD_INPUT;
         }
     }
-  failed = options->json ? gh_write_json (out, result, channel_names)
+  setvbuf (out, NULL, _IOFBF, OUTPUT_BUFFER_SIZE);
+  failed = options->json ? write_json (out, options, result, channel_names)
                          : gh_write_csv (out, result, channel_names);
   if (fflush (out) != 0)
     failed = -1;
@@ -185,6 +201,21 @@ check_file_options (const cli_options *options, const image_info *info, const ch
                info->channels);
       return EXIT_BAD_INPUT;
     }
+  if (options->count.waveform_columns > info->width)
+    {
+      fprintf (stderr,
+               "gpuhist: %s: --waveform %d asks for more columns than the image is wide (%d "
+               "pixels)\n",
+               name, options->count.waveform_columns, info->width);
+      return EXIT_BAD_INPUT;
+    }
+  if (options->count.vectorscope && info->channels < 3)
+    {
+      fprintf (stderr,
+               "gpuhist: %s: --vectorscope needs RGB or RGBA, but the image has %d channel(s)\n",
+               name, info->channels);
+      return EXIT_BAD_INPUT;
+    }
   return EXIT_OK;
 }
 
@@ -236,6 +267,10 @@ run_batch (const cli_options *options)
   share_with_decoder (options, &request.engine_options, (int) cores, (size_t) 1 << 23);
   request.shared_budget = options->memory_budget;
   request.count = options->count;
+  request.scope_numerators = options->scope_numerators;
+  request.scope_png = options->scope_png;
+  gh_render_options_init (&request.render);
+  request.render.density = options->scope_density;
   request.quiet = options->quiet;
   request.progress = !options->quiet && isatty (STDERR_FILENO) && request.n_paths > 10;
   if (options->output && strcmp (options->output, "-") != 0
@@ -254,6 +289,22 @@ run_batch (const cli_options *options)
     fprintf (stderr, "gpuhist: %s\n", error);
   batch_free_paths (request.paths, request.n_paths);
   return failed ? EXIT_BAD_INPUT : EXIT_OK;
+}
+
+/* --scope-png: the charts of one image's result. */
+static int
+write_charts (const cli_options *options, const gh_result *result, const char *name)
+{
+  gh_render_options render;
+  char message[SOURCE_ERROR_SIZE];
+  gh_render_options_init (&render);
+  render.density = options->scope_density;
+  if (scope_png_write (options->scope_png, result, &render, message, sizeof message))
+    {
+      fprintf (stderr, "gpuhist: %s: %s\n", name, message);
+      return EXIT_BAD_INPUT;
+    }
+  return EXIT_OK;
 }
 
 /* gpuhist FILE: one image, CSV or JSON. */
@@ -307,6 +358,8 @@ run_single (const cli_options *options)
             print_timings (&result);
         }
       exit_code = write_result (options, &result, names);
+      if (!exit_code && options->scope_png)
+        exit_code = write_charts (options, &result, name);
       gh_result_clear (&result);
     }
   if (engine)

@@ -40,7 +40,7 @@ start_line (const char *file, const char *key, const char *value, char **text, s
 
 char *
 json_line_result (const char *file, const char *format, const gh_result *result,
-                  const char *const *channel_names)
+                  const char *const *channel_names, int scope_numerators)
 {
   char *text = NULL;
   size_t size = 0;
@@ -50,6 +50,7 @@ json_line_result (const char *file, const char *format, const gh_result *result,
     return NULL;
   /* The engine's object, with the file and its format as its last members. */
   int failed = gh_write_json_begin (out, result, channel_names);
+  failed |= gh_write_scopes_json (out, result, channel_names, scope_numerators);
   fputs (",\n  \"file\": ", out);
   gh_write_json_string (out, file);
   fputs (", \"format\": ", out);

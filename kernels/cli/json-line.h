@@ -4,10 +4,10 @@
 
 #include "gpuhist.h"
 
-/* The engine's JSON (gh_write_json) on one line, with "file" and "format" first.  A string to
- * free(), or NULL when memory ran out. */
+/* The engine's JSON (gh_write_json_begin, then gh_write_scopes_json with scope_numerators) on
+ * one line, with "file" and "format" last.  A string to free(), or NULL when memory ran out. */
 char *json_line_result (const char *file, const char *format, const gh_result *result,
-                        const char *const *channel_names);
+                        const char *const *channel_names, int scope_numerators);
 /* {"file": ..., "error": ...}.  A string to free(), or NULL. */
 char *json_line_error (const char *file, const char *error);
 

@@ -9,6 +9,7 @@
  * unweighted 16-bit runs under GIMP's rule, which count as plain runs do with every level's bin
  * looked up in a table. */
 #include "backend.h"
+#include "cpu_scopes.h"
 #include "cpu_weighted.h"
 #include "gimp_rules.h"
 
@@ -74,7 +75,15 @@ typedef struct
   uint64_t *wide_tables;         /* threads tables */
   uint32_t *narrow_tables;       /* threads * CPU_NARROW_COPIES tables, 32-bit counters */
   _Atomic uint64_t *wide_shared; /* global atomics */
+  /* Scopes: their counting, the per-pixel rules it uses, and the job's table: a scope's kind,
+   * or one of the two below. */
+  cpu_scopes *scopes;
+  cpu_weighted_rules *scope_rules;
+  int table;
 } cpu_run;
+
+#define TABLE_HISTOGRAM (-1)
+#define TABLE_EVERY (-2) /* the histogram, then every scope: a run without repetitions */
 
 static void *
 worker_main (void *data)
@@ -237,10 +246,30 @@ job_count_weighted (cpu_run *run, int thread, size_t begin, size_t end)
                       end / pixel_bytes, &tables);
 }
 
+static void job_count_histogram (cpu_run *run, int thread, int threads);
+
+static void
+job_count_scope (cpu_run *run, int kind, int thread, int threads)
+{
+  const size_t pixels = run->bytes / ((size_t) run->plan.channels * run->plan.bytes_per_sample);
+  const uint8_t *coverage = run->plan.coverage_bytes ? run->data + run->plan.coverage_offset : NULL;
+  cpu_scopes_count (run->scopes, kind, run->method, run->data, coverage, pixels, thread, threads);
+}
+
 static void
 job_count (void *arg, int thread, int threads)
 {
   cpu_run *run = arg;
+  if (run->table == TABLE_HISTOGRAM || run->table == TABLE_EVERY)
+    job_count_histogram (run, thread, threads);
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (run->table == k || (run->table == TABLE_EVERY && run->plan.scope[k].tables > 0))
+      job_count_scope (run, k, thread, threads);
+}
+
+static void
+job_count_histogram (cpu_run *run, int thread, int threads)
+{
   const int channels = run->plan.channels;
   const size_t words = run->table_words;
   size_t begin, end;
@@ -332,8 +361,20 @@ fold_weighted_job (cpu_run *run)
     fold_table (run, run->wide_tables + (size_t) t * words, words);
 }
 
+static void fold_histogram_job (cpu_run *run);
+
 static void
 fold_job (cpu_run *run)
+{
+  if (run->table == TABLE_HISTOGRAM || run->table == TABLE_EVERY)
+    fold_histogram_job (run);
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (run->table == k || (run->table == TABLE_EVERY && run->plan.scope[k].tables > 0))
+      cpu_scopes_fold (run->scopes, k, run->method, run->sink);
+}
+
+static void
+fold_histogram_job (cpu_run *run)
 {
   if (run->method == GH_METHOD_READ_ONLY)
     return;
@@ -361,11 +402,15 @@ fold_job (cpu_run *run)
 }
 
 static void
-start_job (cpu_run *run, gh_method method, const uint8_t *data, size_t bytes)
+start_job (cpu_run *run, int table, gh_method method, const uint8_t *data, size_t bytes)
 {
+  run->table = table;
   run->method = method;
   run->data = data;
   run->bytes = bytes;
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (table == k || (table == TABLE_EVERY && run->plan.scope[k].tables > 0))
+      cpu_scopes_prepare (run->scopes, k, method);
   if (method == GH_METHOD_GLOBAL_ATOMICS && run->weighted)
     for (size_t w = 0; w < run->weighted->table_words; w++)
       atomic_store_explicit (&run->wide_shared[w], 0, memory_order_relaxed);
@@ -463,7 +508,33 @@ cpu_run_free (cpu_run *run)
   free (run->wide_tables);
   free (run->narrow_tables);
   free ((void *) run->wide_shared);
+  cpu_scopes_free (run->scopes);
+  if (run->scope_rules)
+    cpu_weighted_rules_clear (run->scope_rules);
+  free (run->scope_rules);
   free (run);
+}
+
+static int
+plan_has_scopes (const gh_run_plan *plan)
+{
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (plan->scope[k].tables > 0)
+      return 1;
+  return 0;
+}
+
+/* The scopes' rules and tables; 0, or -1 when memory ran out. */
+static int
+alloc_scopes (cpu_run *run)
+{
+  if (!plan_has_scopes (&run->plan))
+    return 0;
+  run->scope_rules = malloc (sizeof *run->scope_rules);
+  if (!run->scope_rules || cpu_weighted_rules_init (run->scope_rules, &run->plan) != 0)
+    return -1;
+  run->scopes = cpu_scopes_new (&run->plan, run->scope_rules, run->backend->pool.count);
+  return run->scopes ? 0 : -1;
 }
 
 /* The rules and tables of a weighted or derived run; 0, or -1 when memory ran out. */
@@ -529,6 +600,8 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   if (gimp_binned_plain (plan) ? alloc_level_bins (run) != 0
                                : !gh_plan_plain (plan) && alloc_weighted (run) != 0)
     run->shared_table = NULL; /* reported as out of memory below */
+  if (alloc_scopes (run) != 0)
+    run->shared_table = NULL;
   if (!run->staging[0] || (plan->repetitions == 0 && !run->staging[1]) || !run->thread_tables
       || !run->shared_table)
     {
@@ -549,6 +622,29 @@ cpu_staging (void *data)
   return run->staging[run->current];
 }
 
+/* Every method of the plan on one table, each timed alone; the scopes have no read-only pass of
+ * their own (the histogram's is the run's ceiling). */
+static void
+time_table (cpu_run *run, int table, double **rep_ms, const uint8_t *strip, size_t bytes)
+{
+  for (int m = 0; m < GH_N_METHODS; m++)
+    {
+      if (!(run->plan.methods & GH_METHOD_BIT (m))
+          || (table != TABLE_HISTOGRAM && m == GH_METHOD_READ_ONLY))
+        continue;
+      int warmups = run->strips == 1 ? run->plan.warmup : 0;
+      for (int r = -warmups; r < run->plan.repetitions; r++)
+        {
+          double start = gh_now_ms ();
+          start_job (run, table, (gh_method) m, strip, bytes);
+          finish_job (run);
+          if (r >= 0)
+            rep_ms[m][r] += gh_now_ms () - start;
+        }
+      fold_job (run);
+    }
+}
+
 static gh_status
 cpu_strip (void *data, size_t bytes, gh_error *error)
 {
@@ -565,26 +661,15 @@ cpu_strip (void *data, size_t bytes, gh_error *error)
           finish_job (run);
           fold_job (run);
         }
-      start_job (run, GH_METHOD_FASTEST, strip, bytes);
+      start_job (run, TABLE_EVERY, GH_METHOD_FASTEST, strip, bytes);
       run->current ^= 1;
       return GH_OK;
     }
 
-  for (int m = 0; m < GH_N_METHODS; m++)
-    {
-      if (!(run->plan.methods & GH_METHOD_BIT (m)))
-        continue;
-      int warmups = run->strips == 1 ? run->plan.warmup : 0;
-      for (int r = -warmups; r < run->plan.repetitions; r++)
-        {
-          double start = gh_now_ms ();
-          start_job (run, (gh_method) m, strip, bytes);
-          finish_job (run);
-          if (r >= 0)
-            run->sink->rep_ms[m][r] += gh_now_ms () - start;
-        }
-      fold_job (run);
-    }
+  time_table (run, TABLE_HISTOGRAM, run->sink->rep_ms, strip, bytes);
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (run->plan.scope[k].tables > 0)
+      time_table (run, k, run->sink->scope[k].rep_ms, strip, bytes);
   return GH_OK;
 }
 

@@ -23,7 +23,7 @@ cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan)
   rules->plan = *plan;
   rules->table_words = (size_t) plan->out_channels * (size_t) plan->bins;
   rules->alpha_full = gh_full_scale (plan->bytes_per_sample);
-  gh_luminance_fixed_u8 (rules->luminance_fixed);
+  gh_luminance_fixed_u8 (rules->luminance_fixed, plan->luminance);
   rules->level_bins = NULL;
   rules->level_floats = NULL;
   if (plan->bytes_per_sample != 2)
@@ -35,7 +35,7 @@ cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan)
   for (uint32_t s = 0; s < 65536; s++)
     {
       rules->level_bins[s] = (uint32_t) gh_bin_u16 (s, plan->binning, plan->bins, plan->shift);
-      rules->level_floats[s] = gh_gimp_float_u16 (s);
+      rules->level_floats[s] = gh_luminance_input (gh_gimp_float_u16 (s), plan->luminance);
     }
   return 0;
 }
@@ -83,16 +83,17 @@ pixel_bins (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t *
   if (plan->bytes_per_sample == 1)
     {
       bin[channels] = gh_value_bin_u8 (s[0], s[1], s[2]);
-      bin[channels + 1] = gh_luminance_bin_u8_fixed (r->luminance_fixed, s[0], s[1], s[2]);
+      bin[channels + 1]
+          = gh_luminance_bin_u8_fixed (r->luminance_fixed, s[0], s[1], s[2], plan->luminance);
     }
   else
     {
       /* The bin of the largest level: the rules are monotonic (gh_value_bin_u16). */
       const uint32_t rg = s[0] > s[1] ? s[0] : s[1];
       bin[channels] = (int) r->level_bins[rg > s[2] ? rg : s[2]];
-      bin[channels + 1] = gh_luminance_bin_of_floats (r->level_floats[s[0]], r->level_floats[s[1]],
-                                                      r->level_floats[s[2]], plan->binning,
-                                                      plan->bins, plan->shift);
+      bin[channels + 1] = gh_luminance_bin_of_inputs (r->level_floats[s[0]], r->level_floats[s[1]],
+                                                      r->level_floats[s[2]], plan->luminance,
+                                                      plan->binning, plan->bins, plan->shift);
     }
 }
 
@@ -142,7 +143,7 @@ add_narrow (const cpu_weighted_rules *r, uint32_t *narrow, const uint8_t *s, uin
     {
       narrow[channels * GH_BINS + gh_value_bin_u8 (s[0], s[1], s[2])] += w;
       narrow[(channels + 1) * GH_BINS
-             + gh_luminance_bin_u8_fixed (r->luminance_fixed, s[0], s[1], s[2])]
+             + gh_luminance_bin_u8_fixed (r->luminance_fixed, s[0], s[1], s[2], r->plan.luminance)]
           += w;
     }
 }
@@ -206,4 +207,11 @@ cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, const uin
     count_fastest (rules, samples, coverage, begin, end, tables);
   else
     count_pixels (rules, samples, coverage, begin, end, tables->wide, NULL);
+}
+
+void
+cpu_weighted_pixel (const cpu_weighted_rules *rules, const uint8_t *samples,
+                    const uint8_t *coverage, size_t p, int *bin, uint32_t *weight)
+{
+  pixel_bins (rules, samples, coverage, p, bin, weight);
 }

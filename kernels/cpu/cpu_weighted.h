@@ -14,8 +14,8 @@ typedef struct
   size_t table_words; /* out_channels * bins */
   uint32_t alpha_full;
   uint32_t luminance_fixed[3][256]; /* 8-bit luminance in fixed point (gimp_rules.h) */
-  /* 16-bit samples: every level's bin under the run's rule, and its float (for luminance),
-   * looked up rather than divided for every sample. */
+  /* 16-bit samples: every level's bin under the run's rule, and the float its luminance is
+   * formed from (gh_luminance_input), looked up rather than computed for every sample. */
   uint32_t *level_bins;
   float *level_floats;
 } cpu_weighted_rules;
@@ -40,5 +40,9 @@ typedef struct
 void cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, const uint8_t *samples,
                          const uint8_t *coverage, size_t begin, size_t end,
                          const cpu_weighted_tables *tables);
+
+/* Pixel p's bins and weights, output channel by output channel (the scopes' per-pixel rule). */
+void cpu_weighted_pixel (const cpu_weighted_rules *rules, const uint8_t *samples,
+                         const uint8_t *coverage, size_t p, int *bin, uint32_t *weight);
 
 #endif /* GPUHIST_CPU_WEIGHTED_H */

@@ -244,6 +244,8 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
                                error);
   if (status == GH_OK)
     status = gh::allocate_run (run, error);
+  if (status == GH_OK)
+    status = gh::scopes_begin (backend->properties, run->plan, sink, &run->scopes, error);
   if (status != GH_OK)
     {
       gh::free_run (run);
@@ -350,13 +352,22 @@ count_strip (cuda_run *run, size_t bytes, gh_error *error)
   const gh_run_plan &plan = run->plan;
   const size_t table_bytes
       = static_cast<size_t> (plan.channels) * plan.bins * sizeof (unsigned int);
+  const int warmups = run->strips == 1 ? plan.warmup : 0;
+  /* The scopes read the strip as uploaded: interleaved, with its coverage plane. */
+  const uint8_t *interleaved
+      = run->wide_fastest.planar ? run->device_interleaved : run->device_strip;
+  const size_t pixels = bytes / (plan.channels * plan.bytes_per_sample);
+  gh_status scoped = gh::scopes_count_strip (&run->scopes, run->backend->properties, interleaved,
+                                             run->device_coverage, pixels, warmups, run->stream,
+                                             run->sink, error);
+  if (scoped != GH_OK)
+    return scoped;
   if (plan.repetitions == 0)
     {
       gh_status status = launch_method (run, GH_METHOD_FASTEST, bytes, error);
       return status == GH_OK ? fold (run, GH_METHOD_FASTEST, error) : status;
     }
 
-  const int warmups = run->strips == 1 ? plan.warmup : 0;
   for (int m = 0; m < GH_N_METHODS; m++)
     {
       if (!(plan.methods & GH_METHOD_BIT (m)))
@@ -530,6 +541,9 @@ gh_status
 collect (cuda_run *run, gh_error *error)
 {
   GH_CUDA_CHECK (cudaStreamSynchronize (run->stream), "finishing the count");
+  gh_status status = gh::scopes_collect (&run->scopes, run->sink, error);
+  if (status != GH_OK)
+    return status;
   if (run->weighted)
     return collect_weighted (run, error);
   const size_t table = static_cast<size_t> (run->plan.channels) * run->plan.bins;

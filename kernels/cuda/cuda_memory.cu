@@ -236,6 +236,7 @@ free_run (cuda_run *run)
 {
   if (run->stream)
     cudaStreamSynchronize (run->stream);
+  scopes_free (&run->scopes);
   for (int i = 0; i < 2; i++)
     {
       if (run->staging[i])

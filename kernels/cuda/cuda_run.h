@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "cuda_launch.h"
+#include "cuda_scopes.h"
 #include "cuda_wide.h"
 #include "cuda_weighted.h"
 
@@ -69,6 +70,7 @@ struct cuda_run
   unsigned long long *totals128[GH_N_METHODS]; /* out_channels * bins {hi, lo} pairs */
   uint8_t *device_coverage;
   size_t staging_bytes; /* samples, then the coverage plane at plan.coverage_offset */
+  gh::scope_tables scopes;
   int strips;
   gh_status deferred; /* an error met where none could be returned */
   char deferred_message[GH_MESSAGE_SIZE];

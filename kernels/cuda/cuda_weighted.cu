@@ -12,11 +12,12 @@ namespace gh
 namespace
 {
 
-using fast_fn
-    = void (*) (const uint8_t *, const uint8_t *, size_t, int, unsigned long long *, unsigned int);
+using fast_fn = void (*) (const uint8_t *, const uint8_t *, size_t, int, unsigned long long *,
+                          unsigned int, gh_luminance);
 
 /* Alpha weighting needs 2 or 4 channels, derived channels 3 or 4; with neither and no plane the
- * run is an unweighted one (hist_kernels.cuh). */
+ * run is an unweighted one (hist_kernels.cuh).  D: 0 no derived channels, 1 GIMP 2.10's
+ * luminance, 2 GIMP 3.0's (looked up: weighted_fast_kernel's LUM3). */
 template <int C, int COV, int A, int D, int G>
 constexpr fast_fn
 pick ()
@@ -24,35 +25,41 @@ pick ()
   if constexpr ((A && C % 2) || (D && C < 3) || (!COV && !A && !D))
     return nullptr;
   else
-    return weighted_fast_kernel<C, COV, A != 0, D != 0, G>;
+    return weighted_fast_kernel<C, COV, A != 0, D != 0, G, D == 2>;
+}
+
+template <int C, int COV, int A, int G>
+fast_fn
+fast_for_derived (int derived)
+{
+  return derived == 2 ? pick<C, COV, A, 2, G> ()
+         : derived    ? pick<C, COV, A, 1, G> ()
+                      : pick<C, COV, A, 0, G> ();
+}
+
+template <int C, int COV, int G>
+fast_fn
+fast_for_alpha (int alpha, int derived)
+{
+  return alpha ? fast_for_derived<C, COV, 1, G> (derived)
+               : fast_for_derived<C, COV, 0, G> (derived);
 }
 
 template <int C, int G>
 fast_fn
 fast_for (int cov, int alpha, int derived)
 {
-  switch (cov * 4 + alpha * 2 + derived)
-    {
-    case 0: return pick<C, 0, 0, 0, G> ();
-    case 1: return pick<C, 0, 0, 1, G> ();
-    case 2: return pick<C, 0, 1, 0, G> ();
-    case 3: return pick<C, 0, 1, 1, G> ();
-    case 4: return pick<C, 1, 0, 0, G> ();
-    case 5: return pick<C, 1, 0, 1, G> ();
-    case 6: return pick<C, 1, 1, 0, G> ();
-    case 7: return pick<C, 1, 1, 1, G> ();
-    case 8: return pick<C, 2, 0, 0, G> ();
-    case 9: return pick<C, 2, 0, 1, G> ();
-    case 10: return pick<C, 2, 1, 0, G> ();
-    default: return pick<C, 2, 1, 1, G> ();
-    }
+  return cov == 2 ? fast_for_alpha<C, 2, G> (alpha, derived)
+         : cov    ? fast_for_alpha<C, 1, G> (alpha, derived)
+                  : fast_for_alpha<C, 0, G> (alpha, derived);
 }
 
 template <int G>
 fast_fn
 fast_kernel_for (const gh_run_plan &run)
 {
-  const int cov = run.coverage_bytes, a = run.alpha_weighted ? 1 : 0, d = run.derived ? 1 : 0;
+  const int cov = run.coverage_bytes, a = run.alpha_weighted ? 1 : 0;
+  const int d = !run.derived ? 0 : run.luminance == GH_LUMINANCE_GIMP2 ? 1 : 2;
   switch (run.channels)
     {
     case 1: return fast_for<1, G> (cov, a, d);
@@ -222,6 +229,7 @@ make_weighted_job (const gh_run_plan &run, const uint8_t *samples, const uint8_t
   job.bins = run.bins;
   job.shift = run.shift;
   job.binning = run.binning;
+  job.luminance = run.luminance;
   job.out = out;
   return job;
 }
@@ -239,9 +247,10 @@ launch_weighted (const weighted_plan &plan, const weighted_job &job, int channel
         run.coverage_bytes = job.coverage_bytes;
         run.alpha_weighted = job.alpha_weighted;
         run.derived = job.derived;
+        run.luminance = job.luminance;
         fast_kernel_for (run,
                          plan.groups)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-            job.samples, job.coverage, job.pixels, plan.flush_every, job.out, 256u);
+            job.samples, job.coverage, job.pixels, plan.flush_every, job.out, 256u, job.luminance);
         break;
       }
     case kShared64:

@@ -23,6 +23,7 @@ struct weighted_job
   int channels, bytes_per_sample, coverage_bytes, alpha_weighted, derived;
   int bins, shift;
   gh_binning binning;
+  gh_luminance luminance;
   unsigned long long *out; /* out_channels * bins, 64-bit, this strip */
 };
 

@@ -26,14 +26,15 @@ sample_bin (unsigned int s, int bytes_per_sample, int bins, int shift, gh_binnin
 
 __device__ __forceinline__ unsigned int
 luminance_bin (unsigned int r, unsigned int g, unsigned int b, int bytes_per_sample, int bins,
-               int shift, gh_binning binning)
+               int shift, gh_binning binning, gh_luminance rule)
 {
-  return static_cast<unsigned int> (bytes_per_sample == 1
-                                        ? gh_luminance_bin_u8 (r, g, b)
-                                        : gh_luminance_bin_u16 (r, g, b, binning, bins, shift));
+  return static_cast<unsigned int> (
+      bytes_per_sample == 1 ? gh_luminance_bin_u8 (r, g, b, rule)
+                            : gh_luminance_bin_u16 (r, g, b, rule, binning, bins, shift));
 }
 
-/* The 8-bit luminance bin in 8.16 fixed point: x = r KR + g KG + b KB + 1/2, bin = x >> 16.
+/* The 8-bit luminance bin in 8.16 fixed point (GIMP 2.10's rule, GH_LUMINANCE_GIMP2: linear in
+ * the samples, which 3.0's is not): x = r KR + g KG + b KB + 1/2, bin = x >> 16.
  * GIMP's weights are 16-bit fractions to their 8 digits (0.22248840 = 14581 / 65536 within
  * 5e-9), so KR, KG, KB are those numerators: the weights' rounding (3 x 255 x 5e-9 of a bin,
  * 3.8e-6) plus GIMP's float rounding (255 x 2^-23 + 2^-17, 3.8e-5) stay inside kLumEdge =
@@ -55,6 +56,27 @@ luminance_term_u8 (int c, unsigned int s)
 {
   const double weight = c == 0 ? GH_LUMINANCE_RED : c == 1 ? GH_LUMINANCE_GREEN : GH_LUMINANCE_BLUE;
   return GH_DMUL ((double) gh_gimp_float_u8 (s), weight);
+}
+
+/* GIMP 3.0's rule (GH_LUMINANCE_GIMP3, GIMP3_LINEAR) is not linear in the samples, so its
+ * estimate is looked up: three entries a pixel, each a level's term (babl's float product,
+ * luminance3_term_u8) times 255 in 8.16 (luminance3_fixed_u8), red's with kLumHalf in it.  The
+ * entries' rounding (3 x 2^-17 of a bin, 2.3e-5) plus GIMP's float roundings (two float sums
+ * below 1 and the product by 255: 2 x 255 x 2^-24 + 2^-17, 3.8e-5) stay inside kLumEdge
+ * (1.2e-4), so the same edge test sends the same kind of pixel to GIMP's rule.  babl's weights
+ * add up to a little over 1, and the largest sum is 255.00001 bins: x < 2^24 still. */
+__device__ __forceinline__ float
+luminance3_term_u8 (int c, unsigned int s, gh_luminance rule)
+{
+  const float weight = c == 0 ? GH_BABL_Y_RED : c == 1 ? GH_BABL_Y_GREEN : GH_BABL_Y_BLUE;
+  return GH_FMUL (gh_luminance_input (gh_gimp_float_u8 (s), rule), weight);
+}
+
+__device__ __forceinline__ unsigned int
+luminance3_fixed_u8 (int c, float term)
+{
+  return static_cast<unsigned int> (GH_DADD (GH_DMUL ((double) term, 255.0 * 65536.0), 0.5))
+         + (c == 0 ? kLumHalf : 0u);
 }
 
 } // namespace gh

@@ -63,7 +63,9 @@ load_group (const uint8_t *in, const uint8_t *cov, size_t g, unsigned int (&s)[C
  * (t / 2) * 65536 + b * 256 + (t % 2) * 128 + lane * 4, so that the part that varies,
  * b * 256 + lane * 4, is one PRMT of the sample's byte and the lane's offset; the rest is a
  * constant in the ATOMS.  (Columns 128 bytes apart took an extraction and an IMAD a table.)
- * A derived run keeps GIMP's 3 x 256 luminance products after the columns, for the rare path. */
+ * A derived run keeps 3 x 256 luminance terms after the columns: GIMP 2.10's products in double
+ * for the rare path; under GIMP 3.0's rule (LUM3) in the same 6 KiB the estimate's entries
+ * (luminance3_fixed_u8), then babl's float products for the rare path (lum3_fixed, lum3_terms). */
 struct lanes
 {
   char *sh;
@@ -140,6 +142,30 @@ luminance_estimate (unsigned int rgb, unsigned int k256)
   return __dp4a (rgb, kLumLow, __dp4a (rgb, kLumHigh, kLumHalf >> 8) * k256 + (kLumHalf & 255));
 }
 
+__device__ __forceinline__ const unsigned int *
+lum3_fixed (const lanes &l)
+{
+  return reinterpret_cast<const unsigned int *> (l.terms);
+}
+
+__device__ __forceinline__ const float *
+lum3_terms (const lanes &l)
+{
+  return reinterpret_cast<const float *> (l.terms) + 3 * 256;
+}
+
+/* The estimate under the run's rule: GIMP 2.10's weights in two dot products, or GIMP 3.0's
+ * three looked-up entries; the same 8.16 with kLumHalf either way. */
+template <bool LUM3>
+__device__ __forceinline__ unsigned int
+estimate (unsigned int rgb, const lanes &l)
+{
+  if (!LUM3)
+    return luminance_estimate (rgb, l.k256);
+  const unsigned int *fixed = lum3_fixed (l);
+  return fixed[rgb & 255u] + fixed[256 + ((rgb >> 8) & 255u)] + fixed[512 + ((rgb >> 16) & 255u)];
+}
+
 /* y * 65536 keeps y's fraction on top: y is near an edge when that is below kNearKey. */
 constexpr unsigned int kNearKey = (2 * kLumEdge) << 16;
 
@@ -173,7 +199,7 @@ weights_of (const unsigned int (&s)[C], const unsigned int (&m)[COV > 0 ? COV : 
 
 /* Counts pixel k of a group.  Returns its luminance fraction key (DERIVED; below kNearKey when
  * near an edge: fix_luminance then moves it if GIMP's rule disagrees), else ~0. */
-template <int C, int COV, bool ALPHA, bool DERIVED>
+template <int C, int COV, bool ALPHA, bool DERIVED, bool LUM3>
 __device__ __forceinline__ unsigned int
 count_pixel (const lanes &l, const unsigned int (&s)[C], const unsigned int (&m)[COV > 0 ? COV : 1],
              int k)
@@ -193,20 +219,20 @@ count_pixel (const lanes &l, const unsigned int (&s)[C], const unsigned int (&m)
                           sample_address<C> (s, k, 1, l.lane4),
                           sample_address<C> (s, k, 2, l.lane4)),
             w.colour);
-  const unsigned int y = luminance_estimate (rgb_word<C> (s, k), l.k256);
+  const unsigned int y = estimate<LUM3> (rgb_word<C> (s, k), l);
   add_lane (l, C + 1, byte_address (y, 2, l.lane4), w.colour);
   return y * l.k65536;
 }
 
 /* Nonzero when a pixel of the group was estimated near a luminance edge: one compare a group. */
-template <int C, int COV, bool ALPHA, bool DERIVED>
+template <int C, int COV, bool ALPHA, bool DERIVED, bool LUM3>
 __device__ __forceinline__ unsigned int
 count_group (const lanes &l, const unsigned int (&s)[C], const unsigned int (&m)[COV > 0 ? COV : 1])
 {
   unsigned int e[4];
 #pragma unroll
   for (int k = 0; k < 4; k++)
-    e[k] = count_pixel<C, COV, ALPHA, DERIVED> (l, s, m, k);
+    e[k] = count_pixel<C, COV, ALPHA, DERIVED, LUM3> (l, s, m, k);
   return __vimin3_u32 (e[0], e[1], min (e[2], e[3])) < kNearKey;
 }
 
@@ -221,19 +247,23 @@ template <int C, int COV> struct group_words
  * estimated near an edge takes GIMP's rule, from GIMP's products in shared memory (a few adds;
  * the division in double a sample was most of this path), and moves its weight if the bin
  * differs.  The counter it leaves got that weight from this thread earlier, so it cannot wrap. */
-template <int C, int COV, bool ALPHA>
+template <int C, int COV, bool ALPHA, bool LUM3>
 __device__ __noinline__ void
 fix_luminance (lanes l, group_words<C, COV> g)
 {
 #pragma unroll
   for (int k = 0; k < 4; k++)
     {
-      const unsigned int y = luminance_estimate (rgb_word<C> (g.s, k), l.k256);
+      const unsigned int y = estimate<LUM3> (rgb_word<C> (g.s, k), l);
       if ((y & kLumNearEdge) != 0)
         continue;
-      const unsigned int exact = static_cast<unsigned int> (gh_luminance_bin_from_terms (
-          l.terms[sample_value<C> (g.s, k, 0)], l.terms[256 + sample_value<C> (g.s, k, 1)],
-          l.terms[512 + sample_value<C> (g.s, k, 2)], 256));
+      const unsigned int r = sample_value<C> (g.s, k, 0), gr = sample_value<C> (g.s, k, 1),
+                         b = sample_value<C> (g.s, k, 2);
+      const float *t = lum3_terms (l);
+      const unsigned int exact = static_cast<unsigned int> (
+          LUM3
+              ? gh_gimp_bin_of_float (GH_FADD (GH_FADD (t[r], t[256 + gr]), t[512 + b]), 256)
+              : gh_luminance_bin_from_terms (l.terms[r], l.terms[256 + gr], l.terms[512 + b], 256));
       const unsigned int estimate = y >> 16;
       if (exact == estimate)
         continue;
@@ -259,7 +289,7 @@ words_of (const unsigned int (&s)[C], const unsigned int (&m)[COV > 0 ? COV : 1]
 
 /* The last pixels of a strip, n < 4 of them, as a group whose missing pixels are not counted
  * (their zero samples are never near a luminance edge, so fix_luminance leaves them). */
-template <int C, int COV, bool ALPHA, bool DERIVED>
+template <int C, int COV, bool ALPHA, bool DERIVED, bool LUM3>
 __device__ __noinline__ void
 tail_group (lanes l, group_words<C, COV> g, int n)
 {
@@ -267,9 +297,9 @@ tail_group (lanes l, group_words<C, COV> g, int n)
 #pragma unroll
   for (int k = 0; k < 4; k++)
     if (k < n)
-      near_edge |= count_pixel<C, COV, ALPHA, DERIVED> (l, g.s, g.m, k) < kNearKey;
+      near_edge |= count_pixel<C, COV, ALPHA, DERIVED, LUM3> (l, g.s, g.m, k) < kNearKey;
   if (DERIVED && near_edge)
-    fix_luminance<C, COV, ALPHA> (l, g);
+    fix_luminance<C, COV, ALPHA, LUM3> (l, g);
 }
 
 /* Adds every column into the strip's 64-bit table and clears it.  The sum of 32 lanes is taken
@@ -298,12 +328,12 @@ flush_columns (unsigned int *sh, unsigned long long *out)
  * fix path, the atomics and the flushes are one pass whose load/atomic order and register use
  * were tuned and checked in SASS as a whole (docs/BENCHMARKS.md, "Weighted and derived runs");
  * splitting it is a change to measure again, not a tidy-up. */
-template <int C, int COV, bool ALPHA, bool DERIVED, int GROUPS = kGroups>
+template <int C, int COV, bool ALPHA, bool DERIVED, int GROUPS = kGroups, bool LUM3 = false>
 __global__ void
 __launch_bounds__ (kWeightedThreads)
     weighted_fast_kernel (const uint8_t *__restrict__ in, const uint8_t *__restrict__ cov,
                           size_t pixels, int flush_every, unsigned long long *out,
-                          unsigned int k256)
+                          unsigned int k256, gh_luminance rule)
 {
   static_assert (GROUPS <= kMaxGroups, "kPerStep bounds the flushes");
   using traits = weighted_traits<C, COV, ALPHA, DERIVED>;
@@ -316,7 +346,15 @@ __launch_bounds__ (kWeightedThreads)
     sh[i] = 0;
   if (DERIVED)
     for (int i = threadIdx.x; i < 3 * 256; i += kWeightedThreads)
-      terms[i] = luminance_term_u8 (i >> 8, i & 255u);
+      if (LUM3)
+        {
+          /* lum3_fixed, then lum3_terms */
+          const float term = luminance3_term_u8 (i >> 8, i & 255u, rule);
+          reinterpret_cast<unsigned int *> (terms)[i] = luminance3_fixed_u8 (i >> 8, term);
+          reinterpret_cast<float *> (terms)[3 * 256 + i] = term;
+        }
+      else
+        terms[i] = luminance_term_u8 (i >> 8, i & 255u);
   __syncthreads ();
 
   /* Every thread takes the same number of steps, so the flush barrier is uniform; the next
@@ -358,13 +396,13 @@ __launch_bounds__ (kWeightedThreads)
 #pragma unroll
       for (int k = 0; k < GROUPS; k++)
         near_edge[k] = COV > 0 || at + k * spread + threadIdx.x < groups
-                           ? count_group<C, COV, ALPHA, DERIVED> (l, s[k], m[k])
+                           ? count_group<C, COV, ALPHA, DERIVED, LUM3> (l, s[k], m[k])
                            : 0u;
       if (DERIVED)
 #pragma unroll
         for (int k = 0; k < GROUPS; k++)
           if (near_edge[k])
-            fix_luminance<C, COV, ALPHA> (l, words_of<C, COV> (s[k], m[k]));
+            fix_luminance<C, COV, ALPHA, LUM3> (l, words_of<C, COV> (s[k], m[k]));
       if (++since_flush == flush_every)
         {
           __syncthreads ();
@@ -402,7 +440,8 @@ __launch_bounds__ (kWeightedThreads)
                 |= static_cast<unsigned int> (reinterpret_cast<const uint16_t *> (cov)[at_pixel])
                    << (16 * (p % 2));
         }
-      tail_group<C, COV, ALPHA, DERIVED> (l, words_of<C, COV> (ts, tm), static_cast<int> (tail));
+      tail_group<C, COV, ALPHA, DERIVED, LUM3> (l, words_of<C, COV> (ts, tm),
+                                                static_cast<int> (tail));
     }
   __syncthreads ();
   flush_columns<traits::tables> (sh, out);

@@ -53,7 +53,9 @@ visit_pixel (const weighted_job &j, size_t p, ADD add)
     {
       add (c_in, value, w);
       add (c_in + 1,
-           luminance_bin (s[0], s[1], s[2], j.bytes_per_sample, j.bins, j.shift, j.binning), w);
+           luminance_bin (s[0], s[1], s[2], j.bytes_per_sample, j.bins, j.shift, j.binning,
+                          j.luminance),
+           w);
     }
 }
 

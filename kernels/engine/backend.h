@@ -23,9 +23,26 @@ extern "C"
     GH_FAULT_COPY
   } gh_fault;
 
+  /* A scope's table (gh_scope): `tables` tables of columns x bins cells; tables == 0: not
+   * counted.  The waveform's tables are the output channels in `channels` (bit c: channel c). */
+  typedef struct
+  {
+    int tables;
+    unsigned channels;
+    int columns;
+    int bins;
+  } gh_table_shape;
+
+  static inline size_t
+  gh_table_cells (const gh_table_shape *shape)
+  {
+    return (size_t) shape->tables * (size_t) shape->columns * (size_t) shape->bins;
+  }
+
   /* What a run asks of a backend. */
   typedef struct
   {
+    int width; /* pixels a row: a strip holds whole rows, so pixel i lies in column i % width */
     int channels;
     int bytes_per_sample; /* 1, or 2 for uint16_t samples */
     int bins;             /* per channel: 256 for 8-bit samples, else a power of two to 65536 */
@@ -41,6 +58,7 @@ extern "C"
     int coverage_bytes; /* 0, 1 or 2 */
     int alpha_weighted;
     int derived;
+    gh_luminance luminance; /* derived runs: whose Luminance (gh_luminance) */
     int out_channels;       /* channels + 2 when derived */
     size_t coverage_offset; /* the coverage plane's offset in the staging buffer (after
                                strip_capacity sample bytes, 64-byte aligned); a strip of n pixels
@@ -54,6 +72,9 @@ extern "C"
     gh_layout layout;
     gh_fault fault;
     int fault_after; /* the strip (1-based) on which a kernel or copy fault strikes */
+    /* Scopes, counted by every method of `methods`, each timed alone (its own pass over the
+     * strip), so that their contention shows as the histogram's does. */
+    gh_table_shape scope[GH_N_SCOPES];
   } gh_run_plan;
 
   /* Where a backend puts what it measured.  The engine owns the arrays; the backend adds to them.
@@ -66,6 +87,14 @@ extern "C"
     double *rep_ms[GH_N_METHODS];    /* repetitions each: the strips' times added per repetition */
     double upload_ms;
     char layout[64];
+    /* The scopes' tables, as counts, weighted and rep_ms above, gh_table_cells each; NULL
+     * where the plan has no such scope. */
+    struct
+    {
+      uint64_t *counts[GH_N_METHODS];
+      gh_u128 *weighted[GH_N_METHODS];
+      double *rep_ms[GH_N_METHODS];
+    } scope[GH_N_SCOPES];
   } gh_run_sink;
 
   typedef struct

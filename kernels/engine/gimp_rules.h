@@ -18,7 +18,18 @@
  * here is spelled with an explicit round-to-nearest intrinsic, and both sides compute GIMP's
  * value bit for bit.  tests/engine/test-gimp-rules.c proves every shortcut below against a
  * literal transcription of GIMP's code: all 2^24 8-bit RGB triples, all 65536 16-bit levels,
- * random 16-bit triples. */
+ * random 16-bit triples.
+ *
+ * GIMP 3.0 keeps all of this but Luminance (GH_LUMINANCE_GIMP3, see gh_luminance in gpuhist.h):
+ * its gimp_histogram_calculate_area asks babl for "Y float" of each pixel (a fish from the
+ * histogram's float format, babl_process one pixel at a time), which is linear-light Y in babl's
+ * sRGB space.  From perceptual floats babl linearizes with its SSE2 approximation of the sRGB
+ * curve (extensions/sse2-float.c, gamma_2_2_to_linear_sse2: a polynomial start and two Newton
+ * steps for x^(-1/5), in float), then sums r Wr + g Wg + b Wb in float with the space's weights
+ * as floats (babl/base/model-gray.c, rgba_to_gray_float); from linear floats it only sums.
+ * babl picks its conversion path by timing it; the other sum it can pick (the x86-64-v3 build
+ * of extensions/grey.c, fused multiply-adds) lands 4 of the 2^24 8-bit triples one bin away
+ * (docs/BENCHMARKS.md, "GIMP 3.0's Luminance"). */
 #ifndef GPUHIST_GIMP_RULES_H
 #define GPUHIST_GIMP_RULES_H
 
@@ -29,11 +40,15 @@
 #define GH_DADD(a, b) __dadd_rn ((a), (b))
 #define GH_FMUL(a, b) __fmul_rn ((a), (b))
 #define GH_DDIV(a, b) __ddiv_rn ((a), (b))
+#define GH_FADD(a, b) __fadd_rn ((a), (b))
+#define GH_FSUB(a, b) __fsub_rn ((a), (b))
 #else
 #define GH_DMUL(a, b) ((a) * (b))
 #define GH_DADD(a, b) ((a) + (b))
 #define GH_FMUL(a, b) ((a) * (b))
 #define GH_DDIV(a, b) ((a) / (b))
+#define GH_FADD(a, b) ((a) + (b))
+#define GH_FSUB(a, b) ((a) - (b))
 #endif
 
 #define GH_LUMINANCE_RED 0.22248840
@@ -107,12 +122,71 @@ gh_value_bin_u16 (uint32_t r, uint32_t g, uint32_t b, gh_binning binning, int bi
   return gh_bin_u16 (rg > b ? rg : b, binning, bins, shift);
 }
 
-/* Luminance of 8-bit R, G, B at 256 bins, GIMP's arithmetic. */
+/* babl's sRGB weights (babl_space_get_rgb_luminance of "sRGB"), as the float sum uses them. */
+#define GH_BABL_Y_RED ((float) 0.22248794002686589)
+#define GH_BABL_Y_GREEN ((float) 0.71690383887925313)
+#define GH_BABL_Y_BLUE ((float) 0.060608257216285655)
+
+/* babl's perceptual-to-linear float for the sRGB curve (gamma_2_2_to_linear_sse2), one lane:
+ * every operation rounds to float in babl's order.  The start y0 = c0 + c1 i + c2 i^2 reads the
+ * float's bits i as an integer (a log2 in disguise); c1 and c2 fold ln 2 / 2^23 and -1/5 in. */
+#define GH_BABL_NORM (-0.2 * 0.69314718055994530942 / 8388608.0)
+GH_HOST_DEVICE static inline float
+gh_babl_to_linear (float x)
+{
+  if (!(x > 0.04045f))
+    return GH_FMUL (x, 1 / 12.92f);
+  const float v = GH_FMUL (GH_FADD (x, 0.055f), 1 / 1.055f);
+  const float c1 = (float) (0.9594345146 * GH_BABL_NORM);
+  const float c2 = (float) (0.6742970332 * GH_BABL_NORM * GH_BABL_NORM);
+  union
+  {
+    float f;
+    int32_t i;
+  } bits = { v };
+  const float i = (float) (bits.i - 0x3f800000);
+  float y = GH_FADD (GH_FADD ((float) 0.9953189663, GH_FMUL (c1, i)), GH_FMUL (GH_FMUL (c2, i), i));
+  const float z = GH_FMUL (1.f / 5.f, v);
+  for (int k = 0; k < 2; k++)
+    {
+      const float y3 = GH_FMUL (GH_FMUL (y, y), y);
+      y = GH_FSUB (GH_FMUL (6.f / 5.f, y), GH_FMUL (z, GH_FMUL (y3, y3)));
+    }
+  const float w = GH_FMUL (v, y);
+  return GH_FMUL (GH_FMUL (w, w), w);
+}
+
+/* babl's "Y float" of three linear floats. */
+GH_HOST_DEVICE static inline float
+gh_babl_luminance (float r, float g, float b)
+{
+  return GH_FADD (GH_FADD (GH_FMUL (r, GH_BABL_Y_RED), GH_FMUL (g, GH_BABL_Y_GREEN)),
+                  GH_FMUL (b, GH_BABL_Y_BLUE));
+}
+
+/* What a component's float enters the rule's luminance as: linearized under GIMP3 only. */
+GH_HOST_DEVICE static inline float
+gh_luminance_input (float v, gh_luminance rule)
+{
+  return rule == GH_LUMINANCE_GIMP3 ? gh_babl_to_linear (v) : v;
+}
+
+/* The rule's luminance of three inputs (gh_luminance_input), as that GIMP stores it. */
+GH_HOST_DEVICE static inline float
+gh_luminance_of_inputs (float r, float g, float b, gh_luminance rule)
+{
+  return rule == GH_LUMINANCE_GIMP2 ? gh_gimp_luminance (r, g, b) : gh_babl_luminance (r, g, b);
+}
+
+/* Luminance of 8-bit R, G, B at 256 bins, the rule's GIMP's arithmetic. */
 GH_HOST_DEVICE static inline int
-gh_luminance_bin_u8 (uint32_t r, uint32_t g, uint32_t b)
+gh_luminance_bin_u8 (uint32_t r, uint32_t g, uint32_t b, gh_luminance rule)
 {
   return gh_gimp_bin_of_float (
-      gh_gimp_luminance (gh_gimp_float_u8 (r), gh_gimp_float_u8 (g), gh_gimp_float_u8 (b)), 256);
+      gh_luminance_of_inputs (gh_luminance_input (gh_gimp_float_u8 (r), rule),
+                              gh_luminance_input (gh_gimp_float_u8 (g), rule),
+                              gh_luminance_input (gh_gimp_float_u8 (b), rule), rule),
+      256);
 }
 
 /* The same from the three products GIMP sums, looked up (gh_luminance_terms_u8): the same
@@ -137,51 +211,68 @@ gh_luminance_terms_u8 (double terms[3][256])
 }
 
 /* The fixed-point shortcut for 8-bit luminance at 256 bins: GIMP's float bin position
- * (temp = luminance * 255) is the exact sum 0.22248840 R + ... within 2^-14 (the floats of the
- * three samples, 2^-16 at most together; the float luminance and the float product, 2^-17 each
- * below 256; the three rounded table entries, 3 * 2^-21), so a sum in units of 2^-20 whose fraction
- * lies more than GH_LUMINANCE_MARGIN from one half rounds as GIMP does; the others (about 1 in
- * 4000) take GIMP's arithmetic.  test-gimp-rules checks every one of the 2^24 triples. */
+ * (temp = luminance * 255) is the exact sum of the table's terms within 2^-14.  GIMP2: the terms
+ * are 0.22248840 R ... (the floats of the three samples, 2^-16 at most together; the float
+ * luminance and the float product, 2^-17 each below 256; the three rounded table entries,
+ * 3 * 2^-21).  GIMP3: the terms are babl's float products of the linearized levels, times 255
+ * (its two float sums, 255 * 2^-24 each; the product, 2^-17; the entries, 3 * 2^-21).  So a sum
+ * in units of 2^-20 whose fraction lies more than GH_LUMINANCE_MARGIN from one half rounds as
+ * GIMP does; the others (about 1 in 4000) take GIMP's arithmetic.  test-gimp-rules checks every
+ * one of the 2^24 triples under both rules. */
 #define GH_LUMINANCE_FRACTION_BITS 20
 #define GH_LUMINANCE_HALF (1u << (GH_LUMINANCE_FRACTION_BITS - 1))
 #define GH_LUMINANCE_MARGIN (1u << (GH_LUMINANCE_FRACTION_BITS - 13))
 
-/* fixed[c][s]: the term of level s of channel c (red, green, blue), in 2^-20 of a bin. */
+/* fixed[c][s]: the rule's term of level s of channel c (red, green, blue), in 2^-20 of a bin. */
 static inline void
-gh_luminance_fixed_u8 (uint32_t fixed[3][256])
+gh_luminance_fixed_u8 (uint32_t fixed[3][256], gh_luminance rule)
 {
   static const double weights[3] = { GH_LUMINANCE_RED, GH_LUMINANCE_GREEN, GH_LUMINANCE_BLUE };
+  static const float babl_weights[3] = { GH_BABL_Y_RED, GH_BABL_Y_GREEN, GH_BABL_Y_BLUE };
   for (int c = 0; c < 3; c++)
     for (uint32_t s = 0; s < 256; s++)
-      fixed[c][s] = (uint32_t) (s * weights[c] * (1u << GH_LUMINANCE_FRACTION_BITS) + 0.5);
+      {
+        const double term
+            = rule == GH_LUMINANCE_GIMP2
+                  ? s * weights[c]
+                  : 255.0 * (gh_luminance_input (gh_gimp_float_u8 (s), rule) * babl_weights[c]);
+        fixed[c][s] = (uint32_t) (term * (1u << GH_LUMINANCE_FRACTION_BITS) + 0.5);
+      }
 }
 
 GH_HOST_DEVICE static inline int
-gh_luminance_bin_u8_fixed (const uint32_t fixed[3][256], uint32_t r, uint32_t g, uint32_t b)
+gh_luminance_bin_u8_fixed (const uint32_t fixed[3][256], uint32_t r, uint32_t g, uint32_t b,
+                           gh_luminance rule)
 {
   const uint32_t sum = fixed[0][r] + fixed[1][g] + fixed[2][b];
   const uint32_t fraction = sum & ((1u << GH_LUMINANCE_FRACTION_BITS) - 1);
-  if (fraction - (GH_LUMINANCE_HALF - GH_LUMINANCE_MARGIN) < 2 * GH_LUMINANCE_MARGIN)
-    return gh_luminance_bin_u8 (r, g, b);
-  return (int) (sum >> GH_LUMINANCE_FRACTION_BITS) + (fraction > GH_LUMINANCE_HALF);
+  const int bin = (int) (sum >> GH_LUMINANCE_FRACTION_BITS) + (fraction > GH_LUMINANCE_HALF);
+  /* Near an edge, or past the top (babl's weights add up to a little over 1): GIMP's arithmetic. */
+  if (fraction - (GH_LUMINANCE_HALF - GH_LUMINANCE_MARGIN) < 2 * GH_LUMINANCE_MARGIN || bin > 255)
+    return gh_luminance_bin_u8 (r, g, b, rule);
+  return bin;
 }
 
-/* Luminance of the floats of 16-bit R, G, B (gh_gimp_float_u16).  GIMP: its float rule at
+/* Luminance of the inputs (gh_luminance_input) of 16-bit R, G, B.  GIMP: its float rule at
  * `bins`.  SHIFT: the 16-bit level GIMP's float rounds to (its rule at 65536 bins), then
  * >> shift, as a sample of that level. */
 GH_HOST_DEVICE static inline int
-gh_luminance_bin_of_floats (float r, float g, float b, gh_binning binning, int bins, int shift)
+gh_luminance_bin_of_inputs (float r, float g, float b, gh_luminance rule, gh_binning binning,
+                            int bins, int shift)
 {
-  const float l = gh_gimp_luminance (r, g, b);
+  const float l = gh_luminance_of_inputs (r, g, b, rule);
   return binning == GH_BINNING_GIMP ? gh_gimp_bin_of_float (l, bins)
                                     : gh_gimp_bin_of_float (l, 65536) >> shift;
 }
 
 GH_HOST_DEVICE static inline int
-gh_luminance_bin_u16 (uint32_t r, uint32_t g, uint32_t b, gh_binning binning, int bins, int shift)
+gh_luminance_bin_u16 (uint32_t r, uint32_t g, uint32_t b, gh_luminance rule, gh_binning binning,
+                      int bins, int shift)
 {
-  return gh_luminance_bin_of_floats (gh_gimp_float_u16 (r), gh_gimp_float_u16 (g),
-                                     gh_gimp_float_u16 (b), binning, bins, shift);
+  return gh_luminance_bin_of_inputs (gh_luminance_input (gh_gimp_float_u16 (r), rule),
+                                     gh_luminance_input (gh_gimp_float_u16 (g), rule),
+                                     gh_luminance_input (gh_gimp_float_u16 (b), rule), rule,
+                                     binning, bins, shift);
 }
 
 /* Weights (gh_run_plan): a colour sample adds m * a, the alpha sample m * alpha_full; one pixel

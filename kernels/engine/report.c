@@ -1,5 +1,5 @@
 /* gpu-histogram: names, and results written as CSV and JSON. */
-#include "gpuhist.h"
+#include "report_private.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -35,6 +35,13 @@ gh_strategy_name (gh_strategy strategy)
   return (size_t) strategy < sizeof names / sizeof names[0] ? names[strategy] : "unknown";
 }
 
+const char *
+gh_luminance_name (gh_luminance rule)
+{
+  static const char *const names[] = { "gimp2", "gimp3", "gimp3-linear" };
+  return (size_t) rule < sizeof names / sizeof names[0] ? names[rule] : "unknown";
+}
+
 double
 gh_timing_gbps (const gh_result *result, gh_timing_kind kind)
 {
@@ -52,20 +59,73 @@ u128_of (gh_u128 x)
   return (u128) x.hi << 64 | x.lo;
 }
 
-/* A 128-bit integer in decimal. */
-static void
-write_u128 (FILE *out, u128 x)
+/* Two digits at a time: half the divisions of one at a time. */
+static const char digit_pairs[]
+    = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+
+size_t
+gh_format_u64 (char *to, uint64_t x)
 {
-  char digits[40];
-  int n = 0;
-  do
+  size_t n = 1;
+  for (uint64_t rest = x; rest >= 10; rest /= 10)
+    n++;
+  char *digit = to + n;
+  for (; x >= 100; x /= 100)
     {
-      digits[n++] = (char) ('0' + (int) (x % 10));
-      x /= 10;
+      digit -= 2;
+      memcpy (digit, digit_pairs + 2 * (x % 100), 2);
     }
-  while (x);
-  while (n)
-    fputc (digits[--n], out);
+  if (x >= 10)
+    memcpy (digit - 2, digit_pairs + 2 * x, 2);
+  else
+    digit[-1] = (char) ('0' + x);
+  return n;
+}
+
+/* A 128-bit integer in decimal: the high part's digits, then the low 19 with zeros. */
+static size_t
+format_u128 (char *to, u128 x)
+{
+  static const uint64_t ten19 = 10000000000000000000ull;
+  if (x <= UINT64_MAX)
+    return gh_format_u64 (to, (uint64_t) x);
+  size_t n = format_u128 (to, x / ten19);
+  char low[20];
+  const size_t digits = gh_format_u64 (low, (uint64_t) (x % ten19));
+  memset (to + n, '0', 19 - digits);
+  memcpy (to + n + 19 - digits, low, digits);
+  return n + 19;
+}
+
+size_t
+gh_format_u128 (char *to, gh_u128 x)
+{
+  return format_u128 (to, u128_of (x));
+}
+
+size_t
+gh_format_weighted (char *to, gh_u128 numerator, uint64_t denominator)
+{
+  const u128 n = u128_of (numerator), whole = n / denominator, rest = n % denominator;
+  if (rest == 0)
+    return format_u128 (to, whole);
+  const u128 millionths = (rest * 1000000 + denominator / 2) / denominator;
+  size_t length = format_u128 (to, whole + millionths / 1000000);
+  to[length++] = '.';
+  char digits[20];
+  const size_t fraction = gh_format_u64 (digits, (uint64_t) (millionths % 1000000));
+  memset (to + length, '0', 6 - fraction);
+  memcpy (to + length + 6 - fraction, digits, fraction);
+  return length + 6;
+}
+
+static void
+write_u128 (FILE *out, gh_u128 x)
+{
+  char text[GH_NUMBER_SIZE];
+  fwrite (text, 1, gh_format_u128 (text, x), out);
 }
 
 /* A weighted count in pixels: an integer when it is one, else rounded to 6 decimals exactly
@@ -73,15 +133,8 @@ write_u128 (FILE *out, u128 x)
 static void
 write_weighted (FILE *out, gh_u128 numerator, uint64_t denominator)
 {
-  const u128 n = u128_of (numerator), whole = n / denominator, rest = n % denominator;
-  if (rest == 0)
-    {
-      write_u128 (out, whole);
-      return;
-    }
-  const u128 millionths = (rest * 1000000 + denominator / 2) / denominator;
-  write_u128 (out, whole + millionths / 1000000);
-  fprintf (out, ".%06u", (unsigned) (millionths % 1000000));
+  char text[GH_NUMBER_SIZE];
+  fwrite (text, 1, gh_format_weighted (text, numerator, denominator), out);
 }
 
 int
@@ -140,8 +193,12 @@ write_json_channel (FILE *out, const gh_result *result, int c)
            " \"busiest_share\": %.6f, \"bins_used\": %d, \"pixels\": %" PRIu64 ",\n"
            "     \"counts\": [",
            s.mean, s.stddev, s.median, s.min, s.max, s.busiest_share, s.bins_used, s.pixels);
+  char text[GH_NUMBER_SIZE + 1] = ",";
   for (int b = 0; b < result->bins; b++)
-    fprintf (out, b ? ",%" PRIu64 : "%" PRIu64, counts[b]);
+    {
+      const size_t n = gh_format_u64 (text + 1, counts[b]);
+      fwrite (b ? text : text + 1, 1, b ? n + 1 : n, out);
+    }
 }
 
 /* A weighted channel: GIMP's statistics of the values, then every numerator (a decimal string:
@@ -160,7 +217,7 @@ write_json_weighted_channel (FILE *out, const gh_result *result, int c)
   for (int b = 0; b < result->bins; b++)
     {
       fputs (b ? ",\"" : "\"", out);
-      write_u128 (out, u128_of (result->numerators[first + b]));
+      write_u128 (out, result->numerators[first + b]);
       fputc ('"', out);
     }
   fputs ("],\n     \"values\": [", out);
@@ -172,6 +229,27 @@ write_json_weighted_channel (FILE *out, const gh_result *result, int c)
     }
 }
 
+void
+gh_write_json_timings (FILE *out, const gh_result *result, const gh_timing *timing,
+                       const char *indent)
+{
+  fputc ('{', out);
+  for (int k = 0; k < GH_N_TIMINGS; k++)
+    {
+      const gh_timing *t = &timing[k];
+      fprintf (out, "%s\n%s  \"%s\": ", k ? "," : "", indent, json_timing_keys[k]);
+      if (t->runs == 0)
+        fputs ("null", out);
+      else
+        fprintf (out,
+                 "{\"median\": %.6f, \"min\": %.6f, \"max\": %.6f, \"runs\": %d,"
+                 " \"gbps\": %.3f}",
+                 t->median_ms, t->min_ms, t->max_ms, t->runs,
+                 t->median_ms > 0 ? (double) result->bytes / (t->median_ms * 1e6) : 0.0);
+    }
+  fprintf (out, "\n%s}", indent);
+}
+
 int
 gh_write_json_begin (FILE *out, const gh_result *result, const char *const *channel_names)
 {
@@ -181,6 +259,8 @@ gh_write_json_begin (FILE *out, const gh_result *result, const char *const *chan
   gh_write_json_string (out, result->layout);
   fprintf (out, ",\n  \"bins\": %d,\n  \"pixels\": %" PRIu64 ",\n  \"bytes\": %" PRIu64 ",\n",
            result->bins, result->samples, result->bytes);
+  if (result->derived)
+    fprintf (out, "  \"luminance_rule\": \"%s\",\n", gh_luminance_name (result->luminance));
 
   if (result->weighted)
     fprintf (out, "  \"weighted\": true,\n  \"denominator\": %" PRIu64 ",\n", result->denominator);
@@ -195,21 +275,8 @@ gh_write_json_begin (FILE *out, const gh_result *result, const char *const *chan
         write_json_channel (out, result, c);
       fputs ("]}", out);
     }
-  fputs ("\n  ],\n  \"timings_ms\": {", out);
-  for (int k = 0; k < GH_N_TIMINGS; k++)
-    {
-      const gh_timing *t = &result->timing[k];
-      fprintf (out, "%s\n    \"%s\": ", k ? "," : "", json_timing_keys[k]);
-      if (t->runs == 0)
-        fputs ("null", out);
-      else
-        fprintf (out,
-                 "{\"median\": %.6f, \"min\": %.6f, \"max\": %.6f, \"runs\": %d,"
-                 " \"gbps\": %.3f}",
-                 t->median_ms, t->min_ms, t->max_ms, t->runs,
-                 gh_timing_gbps (result, (gh_timing_kind) k));
-    }
-  fputs ("\n  }", out);
+  fputs ("\n  ],\n  \"timings_ms\": ", out);
+  gh_write_json_timings (out, result, result->timing, "  ");
   return ferror (out) ? -1 : 0;
 }
 
@@ -217,6 +284,7 @@ int
 gh_write_json (FILE *out, const gh_result *result, const char *const *channel_names)
 {
   gh_write_json_begin (out, result, channel_names);
+  gh_write_scopes_json (out, result, channel_names, 0);
   fputs ("\n}\n", out);
   return ferror (out) ? -1 : 0;
 }

@@ -17,6 +17,15 @@ free_sink (gh_run_sink *sink)
       sink->counts[m] = NULL;
       sink->weighted[m] = NULL;
       sink->rep_ms[m] = NULL;
+      for (int k = 0; k < GH_N_SCOPES; k++)
+        {
+          free (sink->scope[k].counts[m]);
+          free (sink->scope[k].weighted[m]);
+          free (sink->scope[k].rep_ms[m]);
+          sink->scope[k].counts[m] = NULL;
+          sink->scope[k].weighted[m] = NULL;
+          sink->scope[k].rep_ms[m] = NULL;
+        }
     }
 }
 
@@ -53,6 +62,33 @@ gh_run_begin_samples (gh_engine *engine, int width, int height, int channels, in
   return gh_run_begin_spec (engine, &spec, error);
 }
 
+static int
+spec_out_channels (const gh_run_spec *spec)
+{
+  return spec->channels + (spec->derived ? 2 : 0);
+}
+
+static gh_status
+check_scopes (const gh_run_spec *spec, gh_error *error)
+{
+  const unsigned all = (1u << spec_out_channels (spec)) - 1u;
+  if (spec->waveform_columns < 0 || spec->waveform_columns > spec->width)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                  "a waveform has 1 to %d columns on an image %d pixels wide, not %d", spec->width,
+                  spec->width, spec->waveform_columns);
+  else if (spec->waveform_channels & ~all)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                  "the waveform asks for channels the run does not count (mask 0x%x of 0x%x)",
+                  spec->waveform_channels, all);
+  else if (spec->vectorscope && spec->channels < 3)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                  "a vectorscope needs red, green and blue: an RGB or RGBA image, not %d channel%s",
+                  spec->channels, spec->channels == 1 ? "" : "s");
+  else
+    return GH_OK;
+  return GH_ERROR_INVALID_ARGUMENT;
+}
+
 gh_status
 gh_check_spec (const gh_engine *engine, const gh_run_spec *spec, gh_error *error)
 {
@@ -66,6 +102,10 @@ gh_check_spec (const gh_engine *engine, const gh_run_spec *spec, gh_error *error
                   spec ? spec->bytes_per_sample : 0);
   else if (spec->binning != GH_BINNING_SHIFT && spec->binning != GH_BINNING_GIMP)
     gh_error_set (error, GH_ERROR_INVALID_ARGUMENT, "unknown binning rule %d", (int) spec->binning);
+  else if (spec->luminance != GH_LUMINANCE_GIMP2 && spec->luminance != GH_LUMINANCE_GIMP3
+           && spec->luminance != GH_LUMINANCE_GIMP3_LINEAR)
+    gh_error_set (error, GH_ERROR_INVALID_ARGUMENT, "unknown luminance rule %d",
+                  (int) spec->luminance);
   else if (spec->coverage_bytes < 0 || spec->coverage_bytes > 2)
     gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
                   "a coverage plane has 1 or 2 bytes a pixel (or 0 for none), not %d",
@@ -80,7 +120,7 @@ gh_check_spec (const gh_engine *engine, const gh_run_spec *spec, gh_error *error
                   "channel%s",
                   spec->channels, spec->channels == 1 ? "" : "s");
   else
-    return GH_OK;
+    return check_scopes (spec, error);
   return GH_ERROR_INVALID_ARGUMENT;
 }
 
@@ -102,6 +142,29 @@ strip_rows (const gh_engine *engine, const gh_run_spec *spec, size_t row_bytes, 
 }
 
 static void
+fill_scope_shapes (gh_run_plan *plan, const gh_run_spec *spec)
+{
+  memset (plan->scope, 0, sizeof plan->scope);
+  if (spec->waveform_columns > 0)
+    {
+      gh_table_shape *w = &plan->scope[GH_SCOPE_WAVEFORM];
+      w->channels
+          = spec->waveform_channels ? spec->waveform_channels : (1u << plan->out_channels) - 1u;
+      for (int c = 0; c < plan->out_channels; c++)
+        w->tables += (w->channels >> c) & 1u;
+      w->columns = spec->waveform_columns;
+      w->bins = plan->bins;
+    }
+  if (spec->vectorscope)
+    {
+      gh_table_shape *v = &plan->scope[GH_SCOPE_VECTORSCOPE];
+      v->tables = 1;
+      v->columns = GH_VECTORSCOPE_SIZE;
+      v->bins = GH_VECTORSCOPE_SIZE;
+    }
+}
+
+static void
 fill_plan (gh_run_plan *plan, const gh_engine *engine, const gh_run_spec *spec, size_t strip_bytes)
 {
   plan->channels = spec->channels;
@@ -115,6 +178,7 @@ fill_plan (gh_run_plan *plan, const gh_engine *engine, const gh_run_spec *spec, 
   plan->coverage_bytes = spec->coverage_bytes;
   plan->alpha_weighted = spec->alpha_weighted;
   plan->derived = spec->derived;
+  plan->luminance = spec->luminance;
   plan->out_channels = spec->channels + (spec->derived ? 2 : 0);
   plan->strip_capacity = strip_bytes;
   /* Aligned, so that the plane's 16-bit (and wider) loads are aligned whatever the rows. */
@@ -128,28 +192,63 @@ fill_plan (gh_run_plan *plan, const gh_engine *engine, const gh_run_spec *spec, 
   const int faulty_run = engine->fault_run == 0 || engine->fault_run == engine->runs;
   plan->fault = faulty_run ? engine->fault : GH_FAULT_NONE;
   plan->fault_after = engine->fault_after;
+  plan->width = spec->width;
+  fill_scope_shapes (plan, spec);
 }
 
-/* The sink's tables: 64-bit counts, or 128-bit sums for weighted runs; 0 or -1 (no memory). */
-static int
-alloc_sink (gh_run_sink *sink, const gh_run_plan *plan)
+/* The largest host table a scope may have: one method's table must fit the memory budget. */
+static gh_status
+check_scope_sizes (const gh_run_plan *plan, size_t budget, gh_error *error)
 {
-  const size_t n = (size_t) plan->out_channels * (size_t) plan->bins;
+  static const char *const names[GH_N_SCOPES] = { "waveform", "vectorscope" };
+  const size_t cell_bytes = gh_plan_weighted (plan) ? sizeof (gh_u128) : sizeof (uint64_t);
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (gh_table_cells (&plan->scope[k]) > budget / cell_bytes)
+      {
+        gh_error_set (error, GH_ERROR_OUT_OF_MEMORY,
+                      "the %s's table (%zu cells of %zu bytes) does not fit the memory budget of "
+                      "%zu bytes",
+                      names[k], gh_table_cells (&plan->scope[k]), cell_bytes, budget);
+        return GH_ERROR_OUT_OF_MEMORY;
+      }
+  return GH_OK;
+}
+
+/* One table of n cells for each method of the plan: 64-bit counts, or 128-bit sums for weighted
+ * runs, and the repetitions' times; 0 or -1 (no memory). */
+static int
+alloc_tables (const gh_run_plan *plan, size_t n, uint64_t **counts, gh_u128 **weighted,
+              double **rep_ms)
+{
   for (int m = 0; m < GH_N_METHODS; m++)
     {
       if (!(plan->methods & GH_METHOD_BIT (m)))
         continue;
       if (m != GH_METHOD_READ_ONLY && gh_plan_weighted (plan))
         {
-          if (!(sink->weighted[m] = calloc (n, sizeof (gh_u128))))
+          if (!(weighted[m] = calloc (n, sizeof (gh_u128))))
             return -1;
         }
-      else if (m != GH_METHOD_READ_ONLY && !(sink->counts[m] = calloc (n, sizeof (uint64_t))))
+      else if (m != GH_METHOD_READ_ONLY && !(counts[m] = calloc (n, sizeof (uint64_t))))
         return -1;
       if (plan->repetitions > 0
-          && !(sink->rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double))))
+          && !(rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double))))
         return -1;
     }
+  return 0;
+}
+
+static int
+alloc_sink (gh_run_sink *sink, const gh_run_plan *plan)
+{
+  if (alloc_tables (plan, (size_t) plan->out_channels * (size_t) plan->bins, sink->counts,
+                    sink->weighted, sink->rep_ms))
+    return -1;
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (plan->scope[k].tables > 0
+        && alloc_tables (plan, gh_table_cells (&plan->scope[k]), sink->scope[k].counts,
+                         sink->scope[k].weighted, sink->scope[k].rep_ms))
+      return -1;
   return 0;
 }
 
@@ -178,6 +277,12 @@ gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error)
   run->row_bytes = row_bytes;
   run->max_rows = (int) max_rows;
   fill_plan (&run->plan, engine, spec, max_rows * row_bytes);
+  if (check_scope_sizes (&run->plan, engine->options.memory_budget, error) != GH_OK)
+    {
+      engine->runs--;
+      free_run (run);
+      return NULL;
+    }
   if (alloc_sink (&run->sink, &run->plan) != 0)
     {
       free_run (run);
@@ -259,35 +364,60 @@ summarise (double *times, int count)
   return timing;
 }
 
-/* A method's table in the sink, whichever width it has; NULL when the method did not count. */
-static const void *
-sink_table (const gh_run_sink *sink, int method)
+/* One table of every method: the histogram's or a scope's, in the sink. */
+typedef struct
 {
-  return sink->counts[method] ? (const void *) sink->counts[method]
-                              : (const void *) sink->weighted[method];
+  uint64_t **counts;
+  gh_u128 **weighted;
+  size_t cells;
+  const char *name; /* for a mismatch's message: "" for the histogram, else "the waveform's " */
+} method_tables;
+
+static method_tables
+histogram_tables (gh_run *run)
+{
+  method_tables t = { run->sink.counts, run->sink.weighted,
+                      (size_t) run->plan.out_channels * (size_t) run->plan.bins, "" };
+  return t;
+}
+
+static method_tables
+scope_tables (gh_run *run, int kind)
+{
+  static const char *const names[GH_N_SCOPES] = { "waveform ", "vectorscope " };
+  method_tables t = { run->sink.scope[kind].counts, run->sink.scope[kind].weighted,
+                      gh_table_cells (&run->plan.scope[kind]), names[kind] };
+  return t;
+}
+
+/* A method's table, whichever width it has; NULL when the method did not count. */
+static const void *
+method_table (const method_tables *t, int method)
+{
+  return t->counts[method] ? (const void *) t->counts[method] : (const void *) t->weighted[method];
 }
 
 /* Every method that counted must agree; the result is FASTEST's table when it ran, else the first
  * of the others; -1 when only the read-only pass ran.  MISMATCH names the two that disagree. */
 static gh_status
-choose_method (const gh_run *run, int *chosen, gh_error *error)
+choose_method (const gh_run *run, const method_tables *t, int *chosen, gh_error *error)
 {
-  const size_t bytes = (size_t) run->plan.out_channels * run->plan.bins
-                       * (gh_plan_weighted (&run->plan) ? sizeof (gh_u128) : sizeof (uint64_t));
+  const size_t bytes
+      = t->cells * (gh_plan_weighted (&run->plan) ? sizeof (gh_u128) : sizeof (uint64_t));
   static const gh_method preference[]
       = { GH_METHOD_FASTEST, GH_METHOD_PRIVATIZED, GH_METHOD_GLOBAL_ATOMICS };
   *chosen = -1;
   for (size_t i = 0; i < sizeof preference / sizeof preference[0]; i++)
     {
       const gh_method m = preference[i];
-      if (!sink_table (&run->sink, m))
+      if (!method_table (t, m))
         continue;
       if (*chosen < 0)
         *chosen = m;
-      else if (memcmp (sink_table (&run->sink, m), sink_table (&run->sink, *chosen), bytes))
+      else if (memcmp (method_table (t, m), method_table (t, *chosen), bytes))
         {
-          gh_error_set (error, GH_ERROR_MISMATCH, "the %s and %s methods counted differently",
-                        gh_method_name (m), gh_method_name ((gh_method) *chosen));
+          gh_error_set (error, GH_ERROR_MISMATCH, "the %s and %s methods counted %sdifferently",
+                        gh_method_name (m), gh_method_name ((gh_method) *chosen), t->name);
           return GH_ERROR_MISMATCH;
         }
     }
@@ -301,37 +431,81 @@ u128_to_double (gh_u128 x)
   return (double) ((unsigned __int128) x.hi << 64 | x.lo);
 }
 
-/* Takes the chosen table (zeros when only the read-only pass ran) and the values in pixels. */
+/* Takes the chosen table (zeros when only the read-only pass ran) out of the sink, with its
+ * values in pixels. */
 static gh_status
-take_counts (gh_run *run, int chosen, gh_result *result, gh_error *error)
+take_table (const gh_run *run, const method_tables *t, int chosen, uint64_t **counts,
+            gh_u128 **numerators, double **values, gh_error *error)
 {
-  const size_t n = (size_t) run->plan.out_channels * run->plan.bins;
+  const size_t n = t->cells;
   const int weighted = gh_plan_weighted (&run->plan);
   if (weighted)
     {
-      result->numerators = chosen >= 0 ? run->sink.weighted[chosen] : calloc (n, sizeof (gh_u128));
+      *numerators = chosen >= 0 ? t->weighted[chosen] : calloc (n, sizeof (gh_u128));
       if (chosen >= 0)
-        run->sink.weighted[chosen] = NULL;
+        t->weighted[chosen] = NULL;
     }
   else
     {
-      result->counts = chosen >= 0 ? run->sink.counts[chosen] : calloc (n, sizeof (uint64_t));
+      *counts = chosen >= 0 ? t->counts[chosen] : calloc (n, sizeof (uint64_t));
       if (chosen >= 0)
-        run->sink.counts[chosen] = NULL;
+        t->counts[chosen] = NULL;
     }
-  result->values = malloc (n * sizeof (double));
-  if ((weighted ? (void *) result->numerators : (void *) result->counts) == NULL || !result->values)
+  *values = malloc ((n ? n : 1) * sizeof (double));
+  if ((weighted ? (void *) *numerators : (void *) *counts) == NULL || !*values)
     {
       gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
       return GH_ERROR_OUT_OF_MEMORY;
     }
+  const uint64_t denominator = gh_weight_denominator (
+      run->plan.coverage_bytes, run->plan.alpha_weighted, run->plan.bytes_per_sample);
+  for (size_t i = 0; i < n; i++)
+    (*values)[i] = weighted ? u128_to_double ((*numerators)[i]) / (double) denominator
+                            : (double) (*counts)[i];
+  return GH_OK;
+}
+
+/* The histogram's table and every scope's: each checked across methods, then taken. */
+static gh_status
+take_counts (gh_run *run, gh_result *result, gh_error *error)
+{
+  int chosen;
+  method_tables t = histogram_tables (run);
+  gh_status status = choose_method (run, &t, &chosen, error);
+  if (status == GH_OK)
+    status = take_table (run, &t, chosen, &result->counts, &result->numerators, &result->values,
+                         error);
+  for (int k = 0; k < GH_N_SCOPES && status == GH_OK; k++)
+    {
+      if (run->plan.scope[k].tables == 0)
+        continue;
+      gh_scope *scope = &result->scopes[k];
+      t = scope_tables (run, k);
+      status = choose_method (run, &t, &chosen, error);
+      if (status == GH_OK)
+        status = take_table (run, &t, chosen, &scope->counts, &scope->numerators, &scope->values,
+                             error);
+    }
   result->denominator = gh_weight_denominator (run->plan.coverage_bytes, run->plan.alpha_weighted,
                                                run->plan.bytes_per_sample);
-  for (size_t i = 0; i < n; i++)
-    result->values[i] = weighted
-                            ? u128_to_double (result->numerators[i]) / (double) result->denominator
-                            : (double) result->counts[i];
-  return GH_OK;
+  return status;
+}
+
+/* A scope's shape and times in the result. */
+static void
+describe_scope (const gh_run *run, int kind, const gh_timing *read_only, gh_scope *scope)
+{
+  const gh_table_shape *shape = &run->plan.scope[kind];
+  scope->tables = shape->tables;
+  scope->columns = shape->columns;
+  scope->bins = shape->bins;
+  for (int c = 0, t = 0; c < run->plan.out_channels && kind == GH_SCOPE_WAVEFORM; c++)
+    if ((shape->channels >> c) & 1u)
+      scope->channel[t++] = c;
+  for (int m = 0; m < GH_N_METHODS; m++)
+    scope->timing[m] = m == GH_METHOD_READ_ONLY
+                           ? *read_only
+                           : summarise (run->sink.scope[kind].rep_ms[m], run->plan.repetitions);
 }
 
 static void
@@ -341,6 +515,7 @@ describe_result (const gh_run *run, gh_result *result)
   result->channels = run->plan.out_channels;
   result->input_channels = run->channels;
   result->derived = run->plan.derived;
+  result->luminance = run->plan.luminance;
   result->weighted = gh_plan_weighted (&run->plan);
   result->bins = run->plan.bins;
   result->samples = (uint64_t) run->width * (uint64_t) run->height;
@@ -359,6 +534,9 @@ describe_result (const gh_run *run, gh_result *result)
   result->used_gpu = engine->uses_gpu;
   snprintf (result->backend, sizeof result->backend, "%s", engine->description);
   snprintf (result->layout, sizeof result->layout, "%s", run->sink.layout);
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (run->plan.scope[k].tables > 0)
+      describe_scope (run, k, &result->timing[GH_TIME_READ_ONLY], &result->scopes[k]);
 }
 
 gh_status
@@ -373,11 +551,8 @@ gh_run_finish (gh_run *run, gh_result *result, gh_error *error)
                     run->rows_done, run->height);
       status = GH_ERROR_INVALID_ARGUMENT;
     }
-  int chosen = -1;
   if (status == GH_OK)
-    status = choose_method (run, &chosen, error);
-  if (status == GH_OK)
-    status = take_counts (run, chosen, result, error);
+    status = take_counts (run, result, error);
   if (status == GH_OK)
     describe_result (run, result);
   else
@@ -406,5 +581,17 @@ gh_result_clear (gh_result *result)
   free (result->counts);
   free (result->numerators);
   free (result->values);
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    {
+      free (result->scopes[k].counts);
+      free (result->scopes[k].numerators);
+      free (result->scopes[k].values);
+    }
   memset (result, 0, sizeof *result);
+}
+
+size_t
+gh_scope_cells (const gh_scope *scope)
+{
+  return (size_t) scope->tables * (size_t) scope->columns * (size_t) scope->bins;
 }

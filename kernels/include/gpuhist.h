@@ -198,11 +198,72 @@ extern "C"
     int runs;
   } gh_timing;
 
+  /* Which GIMP's Luminance a derived run counts (gh_run_spec.luminance).  The two differ in what
+   * they sum, not only in rounding (engine/gimp_rules.h has both, bit for bit):
+   *   GIMP2  GIMP 2.10: 0.22248840 r + 0.71690369 g + 0.06060791 b of the samples' floats as
+   *          they are (perceptual or linear), in double, stored in a float.  The default.
+   *   GIMP3  GIMP 3.0, samples on the sRGB curve (its perceptual histogram): babl's linear-light
+   *          Y of them, 0.22248794 R + 0.71690384 G + 0.06060826 B in float of the samples'
+   *          floats linearized by babl's float approximation of the sRGB curve.
+   *   GIMP3_LINEAR  GIMP 3.0, linear-light samples (its linear histogram): the same sum of the
+   *          samples' floats as they are.
+   * GIMP 3.0 asks babl for that sum, and babl picks the code by timing it: where it picks its
+   * fused multiply-add build, 4 of the 2^24 8-bit triples land one bin from GIMP3's (about 3 in
+   * a million random 16-bit triples at 1024 bins); docs/BENCHMARKS.md, "GIMP 3.0's Luminance". */
+  typedef enum
+  {
+    GH_LUMINANCE_GIMP2 = 0,
+    GH_LUMINANCE_GIMP3,
+    GH_LUMINANCE_GIMP3_LINEAR
+  } gh_luminance;
+
   /* An unsigned 128-bit integer: a weighted run's exact sums can pass 2^64. */
   typedef struct
   {
     uint64_t hi, lo;
   } gh_u128;
+
+  /* Scopes: tables of more than one dimension, counted from the same pixels as the histogram.
+   *
+   * WAVEFORM, for C columns of a run W pixels wide: the pixel in column x (0-based) lands in
+   * output column floor (x * C / W), where it adds to each of the waveform's channels exactly the
+   * bin and the weight that it adds to that channel's histogram (same binning rule, coverage and
+   * alpha weights).  So a channel's waveform summed over its columns is its histogram, bin for
+   * bin.  Cells: [table][column][bin], tables in the order of the result's channels.  The RGB
+   * parade is the waveform's red, green and blue side by side: no table of its own.
+   *
+   * VECTORSCOPE, 256 x 256, Rec.709 chroma (sRGB's primaries), from the pixel's 8-bit levels
+   * r, g, b (deeper samples: their bin under the run's rule at 256 bins; a linear run's levels
+   * are linear):
+   *   cb = min (255, (-7509 r - 25259 g + 32768 b + 8421376) >> 16)
+   *   cr = min (255, (32768 r - 29763 g - 3005 b + 8421376) >> 16)
+   * The pixel adds its colour weight (coverage times alpha, as the colour channels) to cell
+   * [cr][cb]: one table, 256 rows of Cr, each of 256 Cb.  Every gray lands in [128][128]; the
+   * integer formula is normative (it differs from rounded real Rec.709 on a few thousand triples,
+   * on purpose, so that every backend agrees bit for bit).  Its total is the red channel's. */
+  typedef enum
+  {
+    GH_SCOPE_WAVEFORM = 0,
+    GH_SCOPE_VECTORSCOPE,
+    GH_N_SCOPES
+  } gh_scope_kind;
+
+#define GH_VECTORSCOPE_SIZE 256
+
+  typedef struct
+  {
+    int tables;                       /* 0: not counted; waveform: its channels; vectorscope: 1 */
+    int channel[GH_MAX_CHANNELS + 2]; /* waveform: the result channel of each table */
+    int columns;                      /* waveform: output columns; vectorscope: 256 rows (Cr) */
+    int bins;                         /* waveform: the run's bins; vectorscope: 256 (Cb) */
+    uint64_t *counts;    /* unweighted runs: tables * columns * bins, NULL for weighted ones */
+    gh_u128 *numerators; /* weighted runs: the same cells over the result's denominator */
+    double *values;      /* every run: the cells in pixels */
+    gh_timing timing[GH_N_TIMINGS]; /* this table's methods; READ_ONLY is the run's one pass */
+  } gh_scope;
+
+  /* The scope's cell count (tables * columns * bins), 0 when not counted. */
+  size_t gh_scope_cells (const gh_scope *scope);
 
   typedef struct
   {
@@ -226,6 +287,9 @@ extern "C"
     char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
                                       "CPU, 2 threads: no NVIDIA driver is installed" */
     char layout[64];               /* what FASTEST ran as, e.g. "wide, 4 ch, 1024 threads" */
+    /* Derived runs: whose Luminance was counted. */
+    gh_luminance luminance;
+    gh_scope scopes[GH_N_SCOPES]; /* what the spec asked for; tables == 0 otherwise */
   } gh_result;
 
   void gh_result_clear (gh_result *result);
@@ -298,10 +362,16 @@ extern "C"
                            strip beside the samples (gh_run_coverage_buffer) */
     int alpha_weighted; /* 2- or 4-channel runs: the last channel weights the others */
     int derived;        /* 3- or 4-channel runs: two more channels, value = max (R, G, B) and
-                           luminance = 0.22248840 R + 0.71690369 G + 0.06060791 B, binned by the
-                           run's rule and weighted like the colour channels; the result's last
-                           two channels, which gh_write_csv and gh_write_json name by the
-                           caller's names array like the others ("value", "luminance") */
+                           luminance (by `luminance`), binned by the run's rule and weighted
+                           like the colour channels; the result's last two channels, which
+                           gh_write_csv and gh_write_json name by the caller's names array like
+                           the others ("value", "luminance") */
+    /* Derived runs: whose Luminance (gh_luminance); GIMP2, 2.10's, by default. */
+    gh_luminance luminance;
+    /* Scopes, counted beside the histogram from the same strips (gh_scope). */
+    int waveform_columns;       /* 0: no waveform; else 1 .. width output columns */
+    unsigned waveform_channels; /* bit c: the result's channel c has a waveform; 0: every one */
+    int vectorscope;            /* 3- or 4-channel runs: the 256 x 256 chroma table */
   } gh_run_spec;
 
   void gh_run_spec_init (gh_run_spec *spec, int width, int height, int channels,
@@ -366,6 +436,13 @@ extern "C"
                                 size_t stride, const void *coverage, size_t coverage_stride,
                                 gh_u128 *sums);
 
+  /* The reference for a scope (spec->waveform_columns, spec->vectorscope), as
+   * gh_reference_count_spec: into the scope's cells (gh_scope: tables * columns * bins) as exact
+   * sums, added to what `sums` holds.  bins: 256 for 8-bit samples, else the engine's. */
+  void gh_reference_count_scope (const gh_run_spec *spec, int bins, gh_scope_kind kind,
+                                 const void *pixels, size_t stride, const void *coverage,
+                                 size_t coverage_stride, gh_u128 *sums);
+
   /* Statistics of one channel's histogram. */
   typedef struct
   {
@@ -393,6 +470,8 @@ extern "C"
   const char *gh_timing_name (gh_timing_kind kind);
   const char *gh_status_name (gh_status status);
   const char *gh_strategy_name (gh_strategy strategy);
+  /* "gimp2", "gimp3", "gimp3-linear": the JSON's luminance_rule and gpuhist's --luminance. */
+  const char *gh_luminance_name (gh_luminance rule);
 
   /* Results as text.  channel_names holds result->channels names ("red", "green", "blue",
    * "alpha", "gray"; for derived runs the caller's last two, "value" and "luminance").
@@ -410,6 +489,94 @@ extern "C"
    * control characters as \u00XX), quotes included. */
   int gh_write_json_begin (FILE *out, const gh_result *result, const char *const *channel_names);
   void gh_write_json_string (FILE *out, const char *s);
+  /* The result's scopes as members of gh_write_json_begin's object, each after ",\n  ", for
+   * callers that close the object themselves (gh_write_json writes them without numerators):
+   *   "waveform": {"columns": C, "bins": B, "channels": [names],
+   *                "counts": [per channel: [per column: [B counts]]], "timings_ms": {...}}
+   *   "vectorscope": {"size": 256, "counts": [per Cr: [256 counts, by Cb]], "timings_ms": {...}}
+   * Weighted runs: "weighted": true and "counts" in pixels, written as gh_write_csv writes them;
+   * with `numerators`, also "numerators" (decimal strings, in the same nesting) and
+   * "denominator", as in the histogram's weighted JSON.  "timings_ms" has the form of the
+   * histogram's, the table's own times ("read_only" is the run's one pass).  Numbers go through
+   * a buffer of their own: a million take milliseconds.  0, or -1 when writing failed. */
+  int gh_write_scopes_json (FILE *out, const gh_result *result, const char *const *channel_names,
+                            int numerators);
+
+  /* Charts: a result's scopes drawn as RGBA pixels (render.c), for gpuhist's PNGs and the
+   * dialog.
+   *
+   *   WAVEFORM     image columns left to right, levels bottom (0) to top (the last bin); the
+   *                waveform's tables overlaid, added colour by colour: red, green and blue in
+   *                their colours, gray and luminance white, value light gray (0.75), alpha mid
+   *                gray (0.5); a sum past full brightness is clipped.
+   *                Natural size: columns x min (bins, 1024).
+   *   PARADE       the red, green and blue waveforms side by side, each in its colour, in
+   *                thirds of the width (panel p: output columns p * width / 3 up to
+   *                (p + 1) * width / 3).  Natural size: 3 * columns x min (bins, 1024).
+   *   VECTORSCOPE  Cb to the right, Cr up, the neutral cell (128, 128) in the middle; density in
+   *                white (neutral: the colour targets say which way each hue lies).
+   *                Natural size: 256 x 256, one cell a pixel.
+   *
+   * Any size, each axis on its own: output pixel x of `size` sums the cells of that axis from
+   * floor (x * n / size) up to, not including, floor ((x + 1) * n / size), at least one (n the
+   * axis' cells): shrinking adds every cell once, stretching repeats cells.  Sums are of
+   * gh_scope.values (pixels), so that a weighted run draws as its unweighted twin would.
+   *
+   * Density: s, the output pixel's sum of one table; M, the largest such sum in the chart (over
+   * every table drawn); then the table's intensity is
+   *   LINEAR  v = gain * s / M
+   *   LOG     v = gain * ln (1 + s) / ln (1 + M)
+   * clipped to 0 .. 1 (0 everywhere when M is 0), and a pixel's component is
+   * floor (255 * min (1, sum over tables of colour * v) + 0.5).  So at gain 1 the densest pixel
+   * is at full brightness whatever the size, and LOG shows sparse cells that LINEAR leaves
+   * black.
+   *
+   * Graticule, drawn over the density, each component the larger of the two: gray (96) lines at
+   * 0, 25, 50, 75 and 100 % of the levels (row height - 1 - floor (f * (height - 1) + 0.5));
+   * on the vectorscope the six 75 % colour targets (hollow squares in their colour with a dot
+   * in the middle, half a side max (2, min (width, height) / 64)), a gray cross on the centre,
+   * and the skin-tone line (gray, from the centre to the edge at 123 degrees from +Cb towards +Cr,
+   * in the chroma plane).
+   * The cell (cb, cr) is drawn at x = floor ((cb + 0.5) * width / 256),
+   * y = height - 1 - floor ((cr + 0.5) * height / 256).
+   *
+   * Pixels: `height` rows `stride` bytes apart (stride >= 4 * width), each pixel R, G, B, A
+   * bytes, straight (not premultiplied) alpha; every pixel opaque (A = 255): the chart is drawn
+   * on black. */
+  typedef enum
+  {
+    GH_CHART_WAVEFORM = 0,
+    GH_CHART_PARADE,
+    GH_CHART_VECTORSCOPE,
+    GH_N_CHARTS
+  } gh_chart;
+
+  typedef enum
+  {
+    GH_DENSITY_LINEAR = 0,
+    GH_DENSITY_LOG
+  } gh_density;
+
+  typedef struct
+  {
+    gh_density density; /* LOG unless changed */
+    double gain;        /* brightness, > 0: 1 unless changed */
+    unsigned channels;  /* waveform: bit c draws the result's channel c; 0: every table */
+    int graticule;      /* 1 (default): lines, targets and centre; 0: density alone */
+    int skin_tone_line; /* vectorscope, with the graticule: 1 (default) draws the 123 degree line */
+  } gh_render_options;
+
+  void gh_render_options_init (gh_render_options *options);
+  /* The chart's natural size (above).  INVALID_ARGUMENT with a message when the result cannot
+   * draw it: no such scope counted, or a parade without red, green and blue. */
+  gh_status gh_render_natural_size (const gh_result *result, gh_chart chart, int *width,
+                                    int *height, gh_error *error);
+  /* Draws the chart into pixels (width x height, any size from 1 x 1).  GH_OK, or
+   * INVALID_ARGUMENT (nothing drawn) as gh_render_natural_size, for a size below 1 or a
+   * stride below 4 * width, or OUT_OF_MEMORY. */
+  gh_status gh_render_chart (const gh_result *result, gh_chart chart,
+                             const gh_render_options *options, int width, int height,
+                             uint8_t *pixels, size_t stride, gh_error *error);
 
   /* Effective bandwidth of a timing over the result's bytes, in GB/s (10^9); 0 when not run. */
   double gh_timing_gbps (const gh_result *result, gh_timing_kind kind);

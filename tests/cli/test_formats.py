@@ -16,6 +16,9 @@ Usage: test_formats.py GROUP GPUHIST
             a plane of the wrong size or kind): exit 1 and the reason
   weighted  --alpha-weighted, --weights, --derived against numpy's exact sums (exit 77 while the
             engine refuses weighted runs)
+  luminance  --derived --luminance gimp2, gimp3 and gimp3-linear against numpy's transcription
+            of each GIMP's Luminance (8-bit, and 16-bit at 1024 GIMP bins), the JSON's
+            luminance_rule; --luminance without --derived and an unknown rule refused
   modules   libvips' dynamic modules: not loaded for a JPEG (the dynamic linker's LD_DEBUG log
             names none), loaded when a file needs one (AVIF, JPEG XL: the counts of the vips
             tool's PNG of the same file), loaded as libvips does when the user set VIPSHOME
@@ -49,6 +52,9 @@ except ImportError:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_gpuhist  # noqa: E402  (its runner; standard library only)
+sys.dont_write_bytecode = True  # nothing written into tests/gimp
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gimp"))
+import gimp3_luminance  # noqa: E402  (each GIMP's Luminance in numpy)
 from test_gpuhist import Failure  # noqa: E402
 
 # A broken file must fail well within this (the decoders never wait for more data).
@@ -586,6 +592,49 @@ def group_weighted(runner, rng):
     return checked + 1
 
 
+def luminance_column(array, rule, bins):
+    """The luminance bins of RGB(A) samples under gpuhist's --luminance rule, as counts."""
+    table = gimp3_luminance.terms(rule, 8 if array.dtype == np.uint8 else 16)
+    counts = [0] * bins
+    for r, g, b in array[:, :, :3].reshape(-1, 3).tolist():
+        counts[gimp3_luminance.luminance_bin(table, r, g, b, rule, bins)] += 1
+    return counts
+
+
+def group_luminance(runner, rng):
+    """Each rule's luminance column against numpy's, on noise with every 8-bit level in it."""
+    checked = 0
+    array8 = random_array(rng, 64, 64, 3, np.uint8)
+    array8.reshape(-1, 3)[:256] = np.arange(256)[:, None]
+    array16 = random_array(rng, 40, 50, 4, np.uint16)
+    for array, args, bins in ((array8, [], 256),
+                              (array16, ["--bins", "1024", "--binning", "gimp"], 1024)):
+        path = png_of(runner, array)
+        for rule in ("gimp2", "gimp3", "gimp3-linear", None):
+            document = runner.counted(path, args + ["--derived"]
+                                      + (["--luminance", rule] if rule else []))
+            want_rule = rule or "gimp2"
+            if document.get("luminance_rule") != want_rule:
+                raise Failure("%s --luminance %s: luminance_rule %r" % (path, rule,
+                                                                      document.get("luminance_rule")))
+            channel = document["channels"][-1]
+            got = [int(n) for n in channel.get("counts", channel.get("numerators", []))]
+            if channel["name"] != "luminance" or got != luminance_column(array, want_rule, bins):
+                raise Failure("%s --luminance %s: the luminance column differs from numpy's"
+                              % (path, rule))
+            checked += 1
+    plain = runner.counted(png_of(runner, array8), [])
+    if "luminance_rule" in plain:
+        raise Failure("luminance_rule without --derived")
+    for args, needle in ((["--luminance", "gimp3"], "goes with --derived"),
+                         (["--derived", "--luminance", "gimp4"], "gimp2, gimp3 or gimp3-linear")):
+        rc, out, err = runner.run(args + [png_of(runner, array8)])
+        if rc != 2 or out or needle not in err:
+            raise Failure("gpuhist %s: exit %d (expected 2), stderr %r" % (" ".join(args), rc, err))
+        checked += 1
+    return checked
+
+
 def expect_refused(runner, args, path, needle):
     rc, out, err = runner.run(args + [path])
     if rc != 1 or out or not err.startswith("gpuhist: %s: " % path) or needle not in err:
@@ -707,7 +756,8 @@ def group_modules(runner, rng):
 
 
 GROUPS = {"formats": group_formats, "fallback": group_fallback, "combinations": group_combinations, "same": group_same, "batch": group_batch,
-          "corrupt": group_corrupt, "weighted": group_weighted, "modules": group_modules}
+          "corrupt": group_corrupt, "weighted": group_weighted, "modules": group_modules,
+          "luminance": group_luminance}
 
 
 def without_libvips(gpuhist):

@@ -504,6 +504,13 @@ def group_usage(runner, rng):
     rc, out, err = runner.run(["--version"])
     if rc != 0 or not out.startswith("gpuhist "):
         raise Failure("--version: exit %d, %r" % (rc, out))
+    # The second line says which build this is; meson says which it made (GPUHIST_TEST_BUILD).
+    lines = out.splitlines()
+    build = os.environ.get("GPUHIST_TEST_BUILD")
+    said = "cuda" if len(lines) == 2 and lines[1].startswith("CUDA build (CUDA ") else \
+        "cpu-only" if len(lines) == 2 and lines[1].startswith("CPU-only build") else None
+    if said is None or (build and said != build):
+        raise Failure("--version: %r should say a %s build" % (out, build or "CUDA or CPU-only"))
     # Options after the file work too, as getopt_long allows.
     image = make_image(rng, 5, 3, 1, "noise")
     path = runner.write(netpbm_bytes(rng, image, "pnm"), ".pgm")

@@ -675,6 +675,7 @@ random_spec (int width, int height)
       spec.derived = channels >= 3 && test_random () % 2;
       spec.binning
           = spec.bytes_per_sample == 2 && test_random () % 2 ? GH_BINNING_GIMP : GH_BINNING_SHIFT;
+      spec.luminance = spec.derived ? (gh_luminance) (test_random () % 3) : GH_LUMINANCE_GIMP2;
       if (spec.coverage_bytes || spec.alpha_weighted || spec.derived
           || spec.binning == GH_BINNING_GIMP)
         return spec;
@@ -703,10 +704,11 @@ test_weighted_methods (void)
           char what[256];
           snprintf (what, sizeof what,
                     "weighted %dx%d, %d ch x %d bytes, %d bins%s, coverage %d, alpha %d, "
-                    "derived %d, methods 0x%x, budget %zu",
+                    "derived %d (luminance %d), methods 0x%x, budget %zu",
                     width, height, spec.channels, spec.bytes_per_sample, im.bins,
                     spec.binning == GH_BINNING_GIMP ? " GIMP" : "", spec.coverage_bytes,
-                    spec.alpha_weighted, spec.derived, method_sets[k], budget);
+                    spec.alpha_weighted, spec.derived, (int) spec.luminance, method_sets[k],
+                    budget);
           run_weighted (&im, GH_BACKEND_CUDA, method_sets[k], 1, budget, GH_STRATEGY_AUTO, 1, what);
         }
       /* FASTEST untimed: two staging buffers in flight. */
@@ -744,33 +746,44 @@ test_weighted_flushes (void)
 
 /* Value and Luminance on all 2^24 RGB triples at 256 bins (with random coverage, so that a
  * pixel moved to a wrong bin changes a sum), and on random 16-bit RGB at 1024 bins under GIMP's
- * rule.  FASTEST's integer luminance estimate is proven here against GIMP's float rule. */
+ * rule, under each GIMP's luminance (the reference's rules are proven against GIMP's arithmetic
+ * in test-gimp-rules).  FASTEST's integer luminance estimates (GIMP 2.10's dot products, GIMP
+ * 3.0's looked-up entries, gimp_bins.cuh) are proven here against the float rules. */
 static void
 test_derived_against_gimp (void)
 {
-  gh_run_spec spec;
-  gh_run_spec_init (&spec, 4096, 4096, 3, 1);
-  spec.derived = 1;
-  spec.coverage_bytes = 1;
-  weighted_image im;
-  weighted_image_new (&im, &spec, GH_BINS, IMAGE_FLAT);
-  for (uint32_t i = 0; i < (1u << 24); i++)
+  static const char *const rules[] = { "GIMP 2.10", "GIMP 3.0", "GIMP 3.0 linear" };
+  for (int rule = GH_LUMINANCE_GIMP2; rule <= GH_LUMINANCE_GIMP3_LINEAR; rule++)
     {
-      uint8_t *p = (uint8_t *) im.pixels + (size_t) (i >> 12) * im.stride + (size_t) (i & 4095) * 3;
-      p[0] = (uint8_t) i, p[1] = (uint8_t) (i >> 8), p[2] = (uint8_t) (i >> 16);
-    }
-  run_weighted (&im, GH_BACKEND_CUDA, GH_ALL_METHODS, 1, 0, GH_STRATEGY_AUTO, 1,
-                "all 2^24 RGB triples, derived");
-  weighted_image_free (&im);
+      char what[128];
+      gh_run_spec spec;
+      gh_run_spec_init (&spec, 4096, 4096, 3, 1);
+      spec.derived = 1;
+      spec.luminance = (gh_luminance) rule;
+      spec.coverage_bytes = 1;
+      weighted_image im;
+      weighted_image_new (&im, &spec, GH_BINS, IMAGE_FLAT);
+      for (uint32_t i = 0; i < (1u << 24); i++)
+        {
+          uint8_t *p
+              = (uint8_t *) im.pixels + (size_t) (i >> 12) * im.stride + (size_t) (i & 4095) * 3;
+          p[0] = (uint8_t) i, p[1] = (uint8_t) (i >> 8), p[2] = (uint8_t) (i >> 16);
+        }
+      snprintf (what, sizeof what, "all 2^24 RGB triples, derived, %s luminance", rules[rule]);
+      run_weighted (&im, GH_BACKEND_CUDA, GH_ALL_METHODS, 1, 0, GH_STRATEGY_AUTO, 1, what);
+      weighted_image_free (&im);
 
-  gh_run_spec_init (&spec, 1500, 700, 3, 2);
-  spec.derived = 1;
-  spec.binning = GH_BINNING_GIMP;
-  spec.coverage_bytes = 2;
-  weighted_image_new (&im, &spec, 1024, IMAGE_NOISE);
-  run_weighted (&im, GH_BACKEND_CUDA, GH_ALL_METHODS, 1, 0, GH_STRATEGY_AUTO, 1,
-                "random 16-bit RGB, 1024 bins, GIMP's rule, derived");
-  weighted_image_free (&im);
+      gh_run_spec_init (&spec, 1500, 700, 3, 2);
+      spec.derived = 1;
+      spec.luminance = (gh_luminance) rule;
+      spec.binning = GH_BINNING_GIMP;
+      spec.coverage_bytes = 2;
+      weighted_image_new (&im, &spec, 1024, IMAGE_NOISE);
+      snprintf (what, sizeof what, "random 16-bit RGB, 1024 bins, GIMP's rule, derived, %s",
+                rules[rule]);
+      run_weighted (&im, GH_BACKEND_CUDA, GH_ALL_METHODS, 1, 0, GH_STRATEGY_AUTO, 1, what);
+      weighted_image_free (&im);
+    }
 }
 
 /* A fault mid-run on a weighted run ends on the CPU with the same exact sums. */

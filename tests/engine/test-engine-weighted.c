@@ -41,7 +41,10 @@ expected_bins (const gh_run_spec *spec, int bins, const unsigned *s, int *bin)
     return;
   const unsigned top = s[0] > s[1] ? (s[0] > s[2] ? s[0] : s[2]) : (s[1] > s[2] ? s[1] : s[2]);
   bin[spec->channels] = level_bin (spec, bins, gimp_max (f[0], f[1], f[2]), top);
-  const float l = gimp_luminance (f[0], f[1], f[2]);
+  const float l = spec->luminance == GH_LUMINANCE_GIMP3 ? gimp3_luminance (f[0], f[1], f[2])
+                  : spec->luminance == GH_LUMINANCE_GIMP3_LINEAR
+                      ? gimp3_luminance_linear (f[0], f[1], f[2])
+                      : gimp_luminance (f[0], f[1], f[2]);
   bin[spec->channels + 1] = spec->bytes_per_sample == 2 && spec->binning == GH_BINNING_SHIFT
                                 ? gimp_bin (l, 65536) >> shift_for (bins)
                                 : level_bin (spec, bins, l, 0);
@@ -125,13 +128,13 @@ describe (char *what, size_t size, const weighted_image *im, unsigned methods, s
 {
   const gh_run_spec *s = &im->spec;
   snprintf (what, size,
-            "%dx%d, %d ch of %d bytes, %d bins%s, coverage %d bytes%s%s, methods 0x%x, "
-            "budget %zu",
+            "%dx%d, %d ch of %d bytes, %d bins%s, coverage %d bytes%s%s (luminance %d), "
+            "methods 0x%x, budget %zu",
             s->width, s->height, s->channels, s->bytes_per_sample,
             s->bytes_per_sample == 1 ? 256 : im->bins,
             s->binning == GH_BINNING_GIMP ? " (GIMP's rule)" : "", s->coverage_bytes,
-            s->alpha_weighted ? ", alpha weighted" : "", s->derived ? ", derived" : "", methods,
-            budget);
+            s->alpha_weighted ? ", alpha weighted" : "", s->derived ? ", derived" : "",
+            (int) s->luminance, methods, budget);
 }
 
 /* The result's fields against the spec, and every sum against the test's reference. */
@@ -275,6 +278,7 @@ test_random_specs (void)
       spec.alpha_weighted = (channels == 2 || channels == 4) && test_random () % 4 != 0;
       spec.derived = channels >= 3 && test_random () % 3 != 0;
       spec.binning = test_random () % 2 ? GH_BINNING_GIMP : GH_BINNING_SHIFT;
+      spec.luminance = (gh_luminance) (test_random () % 3);
       weighted_image im;
       image_new (&im, &spec, bins_choice[test_random () % 3], 0);
       const size_t row = (size_t) spec.width * (channels * bytes + spec.coverage_bytes);

@@ -280,3 +280,69 @@ def split_returns(chk, label, ret, gimp, names, bins):
         return [n] + rest[1:]
     counts = rest[1]
     return [n, counts[:keep] if isinstance(counts, list) else counts] + rest[2:]
+
+
+# GIMP 3.0's Luminance is babl's "Y float" of each pixel, and babl picks the code of that
+# conversion by timing the candidates when it first needs it: one sum (the x86-64-v3 build of
+# extensions/grey.c, fused multiply-adds) puts 4 of the 2^24 8-bit triples one bin from the other
+# (babl/base's), which the plug-in follows (docs/BENCHMARKS.md, "GIMP 3.0's Luminance").  So that
+# a comparison with GIMP's histogram does not depend on a timing, GIMP 3.0 runs with a babl cache
+# (XDG_CACHE_HOME/babl/babl-fishes, babl's own format, read when babl starts) that names
+# babl/base's sum for the four formats a histogram converts from.  (Pinned to the fused sum
+# instead, luminance-measure.py finds those 4 triples off: babl takes the file's paths.)
+BABL_EXTENSIONS = "/usr/lib/x86_64-linux-gnu/babl-0.1"
+# babl loads the build of an extension for the CPU's x86-64 level (babl-extension.c)
+BABL_LEVELS = [("x86-64-v3-", {"avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"}),
+               ("x86-64-v2-", {"sse4_2", "ssse3", "popcnt", "cx16", "lahf_lm"})]
+
+
+def _babl_variant(name):
+    flags = set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        pass
+    for prefix, needs in BABL_LEVELS:
+        if needs <= flags and os.path.exists(os.path.join(BABL_EXTENSIONS, prefix + name)):
+            return os.path.join(BABL_EXTENSIONS, prefix + name)
+    return os.path.join(BABL_EXTENSIONS, name)
+
+
+def babl_pins(fused=False):
+    """{(from, to): [steps]}: babl's paths to "Y float" with babl/base's float sum (fused: with
+    extensions/grey.c's build for this CPU, for luminance-measure.py's control run)."""
+    sse2 = os.path.join(BABL_EXTENSIONS, "sse2-float.so")
+    lies = _babl_variant("gggl-lies.so")
+    last = ("%s 0: RGBA float to Y float" % _babl_variant("grey.so") if fused
+            else "BablBase 0: RGBA float to Y float")
+    return {
+        ("R'G'B' float", "Y float"): ["%s 0: R'G'B' float to RGB float" % sse2,
+                                      "%s 0: RGB float to RGBA float" % lies, last],
+        ("R'G'B'A float", "Y float"): ["%s 0: R'G'B'A float to RGBA float" % sse2, last],
+        ("RGB float", "Y float"): ["%s 0: RGB float to RGBA float" % lies, last],
+        ("RGBA float", "Y float"): [last],
+    }
+
+
+def pin_babl_luminance(cache_home, fused=False):
+    """Writes cache_home/babl/babl-fishes with babl_pins (its first line from babl itself, through
+    Python's GObject binding of babl, which writes the file when it exits)."""
+    folder = os.path.join(cache_home, "babl")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    code = ("import gi; gi.require_version('Babl', '0.1'); from gi.repository import Babl; "
+            "Babl.init(); Babl.exit()")
+    subprocess.run(["python3", "-c", code], env=dict(os.environ, XDG_CACHE_HOME=cache_home),
+                   check=True)
+    path = os.path.join(folder, "babl-fishes")
+    with open(path) as f:
+        header = f.readline()
+    with open(path, "w") as f:
+        f.write(header)
+        for (source, target), steps in babl_pins(fused).items():
+            f.write("%s\n%s\n\tpixels=1 cost=1 error=0.0000000600\n" % (source, target))
+            f.write("".join("\t%s\n" % step for step in steps) + "----\n")

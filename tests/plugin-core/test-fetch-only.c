@@ -42,7 +42,8 @@ assert_fetch_reads_as_run (GeglBuffer *layer, GeglBuffer *selection, int bins,
                            GpuhistWeighting weighting, guint64 expected)
 {
   const GeglRectangle area = { 3, 5, 250, 120 };
-  GpuhistSettings settings = { 0, FALSE, NULL, bins, weighting, GPUHIST_SOURCE_DRAWABLE, FALSE };
+  GpuhistSettings settings
+      = { 0, FALSE, NULL, bins, weighting, GPUHIST_SOURCE_DRAWABLE, GH_LUMINANCE_GIMP2, FALSE };
   GpuhistReport run = { 0 };
   GpuhistReport fetch = { 0 };
   GpuhistSource source;

@@ -48,8 +48,14 @@ static void
 measure (GeglBuffer *buffer, const char *name, int bins, const char *path, GpuhistReport *report)
 {
   GpuhistSource source;
-  GpuhistSettings settings
-      = { 0, FALSE, (gchar *) path, bins, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, FALSE };
+  GpuhistSettings settings = { 0,
+                               FALSE,
+                               (gchar *) path,
+                               bins,
+                               GPUHIST_WEIGHTING_GIMP,
+                               GPUHIST_SOURCE_DRAWABLE,
+                               GH_LUMINANCE_GIMP2,
+                               FALSE };
   GError *error = NULL;
 
   g_assert_true (gpuhist_source_init (&source, buffer, gegl_buffer_get_extent (buffer),
@@ -157,10 +163,12 @@ test_json (void)
   g_assert_nonnull (strstr (text, "\"drawable\": \"say \\\"hi\\\"\\u000a\\u0009tab\""));
   names = member_names (top);
   g_assert_cmpstr (names, ==,
-                   "backend,used_gpu,layout,bins,pixels,bytes,channels,timings_ms,clipping,"
-                   "drawable,area,"
+                   "backend,used_gpu,layout,bins,pixels,bytes,luminance_rule,channels,"
+                   "timings_ms,clipping,drawable,area,"
                    "linear,requested_bins,fetch_format,fetch_ms,total_ms,engine_ms,engine_kept,"
                    "phases_ms,note");
+  /* An RGB layer: value and luminance, by the rule the settings name (the 2.10 glue's here). */
+  g_assert_cmpstr (json_object_get_string_member (top, "luminance_rule"), ==, "gimp2");
   g_assert_cmpint (json_object_get_int_member (top, "bins"), ==, 4096);
   g_assert_cmpint (json_object_get_int_member (top, "requested_bins"), ==, 4096);
   g_assert_cmpstr (json_object_get_string_member (top, "drawable"), ==, "say \"hi\"\n\ttab");
@@ -199,8 +207,9 @@ test_json_comparison (void)
   const guint8 pixels[] = { 1, 2, 3, 4, 5, 6 };
   GeglBuffer *buffer = buffer_new ("R'G'B' u8", 2, 1, pixels);
   gchar *path = temp_path ("gpuhist-test-compare.json");
-  GpuhistSettings settings
-      = { 0, FALSE, NULL, 256, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, FALSE };
+  GpuhistSettings settings = {
+    0, FALSE, NULL, 256, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, GH_LUMINANCE_GIMP2, FALSE
+  };
   GpuhistReport report = { 0 };
   GpuhistKeeperStart start;
   JsonParser *parser = json_parser_new ();

@@ -1,0 +1,378 @@
+/* gpu-histogram: the CPU backend's scopes (cpu_scopes.h). */
+#include "cpu_scopes.h"
+#include "scope_rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OUT_CHANNELS (GH_MAX_CHANNELS + 2)
+#define VECTORSCOPE_CELLS (GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE)
+
+struct cpu_scopes
+{
+  gh_run_plan plan;
+  const cpu_weighted_rules *rules;
+  int threads;
+  size_t cells[GH_N_SCOPES];
+  int table_of_channel[MAX_OUT_CHANNELS]; /* the waveform's table of an output channel, or -1 */
+  int *column_of_x;                       /* the waveform's output column of each image column */
+  int *first_x;                           /* the first image column of each output column, and
+                                             width at [columns] */
+  uint8_t *level8;                        /* 16-bit samples: the vectorscope's level of each */
+  uint64_t *own[GH_N_SCOPES];             /* threads copies: privatized */
+  _Atomic uint64_t *shared[GH_N_SCOPES];  /* global atomics */
+  uint64_t *stripes;                      /* fastest waveform: one table, a stripe a thread */
+  uint32_t *narrow;                       /* fastest vectorscope: threads 32-bit copies */
+};
+
+static int
+wants (const gh_run_plan *plan, gh_method method)
+{
+  return (plan->methods & GH_METHOD_BIT (method)) != 0;
+}
+
+static int
+narrow_vectorscope (const gh_run_plan *plan)
+{
+  return !gh_plan_weighted (plan);
+}
+
+static int
+alloc_waveform_geometry (cpu_scopes *s)
+{
+  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
+  const int width = s->plan.width;
+  s->column_of_x = malloc ((size_t) width * sizeof *s->column_of_x);
+  s->first_x = malloc (((size_t) shape->columns + 1) * sizeof *s->first_x);
+  if (!s->column_of_x || !s->first_x)
+    return -1;
+  for (int c = 0, t = 0; c < s->plan.out_channels; c++)
+    s->table_of_channel[c] = (shape->channels >> c) & 1u ? t++ : -1;
+  for (int column = 0; column <= shape->columns; column++)
+    s->first_x[column] = width;
+  for (int x = width - 1; x >= 0; x--)
+    {
+      s->column_of_x[x] = gh_waveform_column (x, shape->columns, width);
+      s->first_x[s->column_of_x[x]] = x;
+    }
+  return 0;
+}
+
+static int
+alloc_tables (cpu_scopes *s, int kind)
+{
+  const size_t cells = s->cells[kind], threads = (size_t) s->threads;
+  const int fastest = wants (&s->plan, GH_METHOD_FASTEST);
+  const int vectorscope = kind == GH_SCOPE_VECTORSCOPE;
+  if (wants (&s->plan, GH_METHOD_PRIVATIZED)
+      || (fastest && vectorscope && !narrow_vectorscope (&s->plan)))
+    if (!(s->own[kind] = malloc (threads * cells * sizeof (uint64_t))))
+      return -1;
+  if (wants (&s->plan, GH_METHOD_GLOBAL_ATOMICS)
+      && !(s->shared[kind] = calloc (cells, sizeof (uint64_t))))
+    return -1;
+  if (fastest && !vectorscope && !(s->stripes = calloc (cells, sizeof (uint64_t))))
+    return -1;
+  if (fastest && vectorscope && narrow_vectorscope (&s->plan)
+      && !(s->narrow = malloc (threads * cells * sizeof (uint32_t))))
+    return -1;
+  return 0;
+}
+
+static int
+alloc_levels (cpu_scopes *s)
+{
+  if (s->plan.bytes_per_sample != 2)
+    return 0;
+  if (!(s->level8 = malloc (65536)))
+    return -1;
+  for (uint32_t v = 0; v < 65536; v++)
+    s->level8[v] = (uint8_t) gh_vectorscope_level_u16 (v, s->plan.binning);
+  return 0;
+}
+
+cpu_scopes *
+cpu_scopes_new (const gh_run_plan *plan, const cpu_weighted_rules *rules, int threads)
+{
+  cpu_scopes *s = calloc (1, sizeof *s);
+  if (!s)
+    return NULL;
+  s->plan = *plan;
+  s->rules = rules;
+  s->threads = threads;
+  int failed = 0;
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    {
+      s->cells[k] = gh_table_cells (&plan->scope[k]);
+      if (s->cells[k] > 0)
+        failed |= alloc_tables (s, k);
+    }
+  if (plan->scope[GH_SCOPE_WAVEFORM].tables > 0)
+    failed |= alloc_waveform_geometry (s);
+  if (plan->scope[GH_SCOPE_VECTORSCOPE].tables > 0)
+    failed |= alloc_levels (s);
+  if (failed)
+    {
+      cpu_scopes_free (s);
+      return NULL;
+    }
+  return s;
+}
+
+void
+cpu_scopes_free (cpu_scopes *s)
+{
+  if (!s)
+    return;
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    {
+      free (s->own[k]);
+      free ((void *) s->shared[k]);
+    }
+  free (s->stripes);
+  free (s->narrow);
+  free (s->column_of_x);
+  free (s->first_x);
+  free (s->level8);
+  free (s);
+}
+
+void
+cpu_scopes_prepare (cpu_scopes *s, int kind, gh_method method)
+{
+  if (method == GH_METHOD_GLOBAL_ATOMICS)
+    for (size_t i = 0; i < s->cells[kind]; i++)
+      atomic_store_explicit (&s->shared[kind][i], 0, memory_order_relaxed);
+  else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
+    memset (s->stripes, 0, s->cells[kind] * sizeof *s->stripes);
+}
+
+/* Adds pixel p into the waveform: every table's cell in its column, with its weight. */
+static inline __attribute__ ((always_inline)) void
+waveform_pixel (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t p,
+                size_t x, uint64_t *table, _Atomic uint64_t *shared)
+{
+  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
+  int bin[MAX_OUT_CHANNELS];
+  uint32_t w[MAX_OUT_CHANNELS];
+  cpu_weighted_pixel (s->rules, samples, coverage, p, bin, w);
+  const size_t column = (size_t) s->column_of_x[x];
+  for (int c = 0; c < s->plan.out_channels; c++)
+    {
+      const int t = s->table_of_channel[c];
+      if (t < 0)
+        continue;
+      const size_t cell = ((size_t) t * shape->columns + column) * shape->bins + (size_t) bin[c];
+      if (shared)
+        atomic_fetch_add_explicit (&shared[cell], w[c], memory_order_relaxed);
+      else
+        table[cell] += w[c];
+    }
+}
+
+/* Pixel p's vectorscope cell and colour weight. */
+static inline __attribute__ ((always_inline)) size_t
+vectorscope_pixel (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t p,
+                   uint32_t *weight)
+{
+  const gh_run_plan *plan = &s->plan;
+  const size_t i = p * (size_t) plan->channels;
+  int level[3];
+  uint32_t alpha;
+  if (plan->bytes_per_sample == 1)
+    {
+      for (int c = 0; c < 3; c++)
+        level[c] = samples[i + c];
+      alpha = samples[i + 3 * (plan->channels == 4)];
+    }
+  else
+    {
+      const uint16_t *s16 = (const uint16_t *) (const void *) samples;
+      for (int c = 0; c < 3; c++)
+        level[c] = s->level8[s16[i + c]];
+      alpha = s16[i + 3 * (plan->channels == 4)];
+    }
+  uint32_t m = 1;
+  if (plan->coverage_bytes == 1)
+    m = coverage[p];
+  else if (plan->coverage_bytes == 2)
+    m = ((const uint16_t *) (const void *) coverage)[p];
+  *weight = gh_weight_product (m, plan->alpha_weighted ? alpha : 1u);
+  return (size_t) gh_vectorscope_cell (level[0], level[1], level[2]);
+}
+
+/* Pixels [begin, end) one at a time, into a 64-bit table or the shared one. */
+static void
+count_pixels (const cpu_scopes *s, int kind, const uint8_t *samples, const uint8_t *coverage,
+              size_t begin, size_t end, uint64_t *table, _Atomic uint64_t *shared)
+{
+  const size_t width = (size_t) s->plan.width;
+  for (size_t p = begin; p < end; p++)
+    {
+      if (kind == GH_SCOPE_WAVEFORM)
+        {
+          waveform_pixel (s, samples, coverage, p, p % width, table, shared);
+          continue;
+        }
+      uint32_t w;
+      const size_t cell = vectorscope_pixel (s, samples, coverage, p, &w);
+      if (shared)
+        atomic_fetch_add_explicit (&shared[cell], w, memory_order_relaxed);
+      else
+        table[cell] += w;
+    }
+}
+
+/* Output channel c's bin of an unweighted 8-bit pixel: a sample, value or luminance. */
+static inline __attribute__ ((always_inline)) int
+bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
+{
+  if (c < channels)
+    return p[c];
+  if (c == channels)
+    return gh_value_bin_u8 (p[0], p[1], p[2]);
+  return gh_luminance_bin_u8_fixed (s->rules->luminance_fixed, p[0], p[1], p[2], s->plan.luminance);
+}
+
+/* The stripe of an unweighted 8-bit run, with `channels` a constant in each caller so that the
+ * loops over channels unroll: no weights to form, no bins to look up. */
+static inline __attribute__ ((always_inline)) void
+count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, size_t first,
+                 size_t last, const int channels)
+{
+  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
+  const size_t width = (size_t) s->plan.width, plane = (size_t) shape->columns * GH_BINS;
+  for (size_t row = 0; row < rows; row++)
+    for (size_t x = first; x < last; x++)
+      {
+        const uint8_t *p = samples + (row * width + x) * (size_t) channels;
+        uint64_t *column = s->stripes + (size_t) s->column_of_x[x] * GH_BINS;
+        for (int c = 0; c < channels + 2; c++)
+          if (c < s->plan.out_channels && s->table_of_channel[c] >= 0)
+            column[(size_t) s->table_of_channel[c] * plane + (size_t) bin_u8 (s, p, c, channels)]++;
+      }
+}
+
+/* Output columns [c0, c1) through every row of the strip. */
+static void
+count_columns (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t rows,
+               int c0, int c1)
+{
+  const size_t first = (size_t) s->first_x[c0], last = (size_t) s->first_x[c1];
+  const size_t width = (size_t) s->plan.width;
+  if (s->plan.bytes_per_sample == 1 && !gh_plan_weighted (&s->plan))
+    switch (s->plan.channels)
+      {
+      case 1: count_stripe_u8 (s, samples, rows, first, last, 1); return;
+      case 2: count_stripe_u8 (s, samples, rows, first, last, 2); return;
+      case 3: count_stripe_u8 (s, samples, rows, first, last, 3); return;
+      default: count_stripe_u8 (s, samples, rows, first, last, 4); return;
+      }
+  for (size_t row = 0; row < rows; row++)
+    for (size_t x = first; x < last; x++)
+      waveform_pixel (s, samples, coverage, row * width + x, x, s->stripes, NULL);
+}
+
+/* The thread's stripe of output columns, a few columns at a time through every row, so that the
+ * columns' tables (CACHED_BYTES) stay in the core's cache while their pixels stream past. */
+#define CACHED_BYTES ((size_t) 256 << 10)
+
+static void
+count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t pixels,
+              int thread, int threads)
+{
+  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
+  const int first = (int) ((size_t) shape->columns * thread / threads);
+  const int last = (int) ((size_t) shape->columns * (thread + 1) / threads);
+  const size_t column_bytes = (size_t) shape->tables * shape->bins * sizeof *s->stripes;
+  const int step = column_bytes < CACHED_BYTES ? (int) (CACHED_BYTES / column_bytes) : 1;
+  for (int c0 = first; c0 < last; c0 += step)
+    count_columns (s, samples, coverage, pixels / (size_t) s->plan.width, c0,
+                   c0 + step < last ? c0 + step : last);
+}
+
+/* Unweighted runs: 32-bit counters (a strip holds fewer than 2^31 pixels); 8-bit samples with
+ * `channels` a constant, so that the cell is a few multiplies. */
+static inline __attribute__ ((always_inline)) void
+count_vectorscope_u8 (const uint8_t *samples, size_t begin, size_t end, uint32_t *table,
+                      const int channels)
+{
+  for (size_t p = begin; p < end; p++)
+    {
+      const uint8_t *q = samples + p * (size_t) channels;
+      table[gh_vectorscope_cell (q[0], q[1], q[2])]++;
+    }
+}
+
+static void
+count_narrow_vectorscope (const cpu_scopes *s, const uint8_t *samples, size_t begin, size_t end,
+                          uint32_t *table)
+{
+  memset (table, 0, VECTORSCOPE_CELLS * sizeof *table);
+  if (s->plan.bytes_per_sample == 1 && s->plan.channels == 3)
+    count_vectorscope_u8 (samples, begin, end, table, 3);
+  else if (s->plan.bytes_per_sample == 1)
+    count_vectorscope_u8 (samples, begin, end, table, 4);
+  else
+    for (size_t p = begin; p < end; p++)
+      {
+        uint32_t w;
+        table[vectorscope_pixel (s, samples, NULL, p, &w)]++;
+      }
+}
+
+void
+cpu_scopes_count (cpu_scopes *s, int kind, gh_method method, const uint8_t *samples,
+                  const uint8_t *coverage, size_t pixels, int thread, int threads)
+{
+  const size_t begin = pixels * (size_t) thread / (size_t) threads;
+  const size_t end = pixels * (size_t) (thread + 1) / (size_t) threads;
+  const size_t cells = s->cells[kind];
+  if (method == GH_METHOD_GLOBAL_ATOMICS)
+    count_pixels (s, kind, samples, coverage, begin, end, NULL, s->shared[kind]);
+  else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
+    count_stripe (s, samples, coverage, pixels, thread, threads);
+  else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))
+    count_narrow_vectorscope (s, samples, begin, end, s->narrow + (size_t) thread * cells);
+  else if (method == GH_METHOD_FASTEST || method == GH_METHOD_PRIVATIZED)
+    {
+      uint64_t *own = s->own[kind] + (size_t) thread * cells;
+      memset (own, 0, cells * sizeof *own);
+      count_pixels (s, kind, samples, coverage, begin, end, own, NULL);
+    }
+}
+
+/* Adds a 64-bit table into the method's sink table: 128-bit sums for weighted runs. */
+static void
+fold_into (gh_run_sink *sink, int kind, gh_method method, const uint64_t *table, size_t cells)
+{
+  gh_u128 *sums = sink->scope[kind].weighted[method];
+  uint64_t *counts = sink->scope[kind].counts[method];
+  for (size_t i = 0; i < cells; i++)
+    if (sums)
+      gh_u128_add64 (&sums[i], table[i]);
+    else
+      counts[i] += table[i];
+}
+
+void
+cpu_scopes_fold (cpu_scopes *s, int kind, gh_method method, gh_run_sink *sink)
+{
+  const size_t cells = s->cells[kind];
+  if (method == GH_METHOD_READ_ONLY)
+    return;
+  if (method == GH_METHOD_GLOBAL_ATOMICS)
+    fold_into (sink, kind, method, (const uint64_t *) s->shared[kind], cells);
+  else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
+    fold_into (sink, kind, method, s->stripes, cells);
+  else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))
+    {
+      uint64_t *counts = sink->scope[kind].counts[method];
+      for (int t = 0; t < s->threads; t++)
+        for (size_t i = 0; i < cells; i++)
+          counts[i] += s->narrow[(size_t) t * cells + i];
+    }
+  else
+    for (int t = 0; t < s->threads; t++)
+      fold_into (sink, kind, method, s->own[kind] + (size_t) t * cells, cells);
+}

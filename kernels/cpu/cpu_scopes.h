@@ -1,0 +1,31 @@
+/* gpu-histogram: the CPU backend's scopes (gpuhist.h, gh_scope): the waveform and the
+ * vectorscope of one strip, with each method, on one thread's share.  cpu_backend.c runs them on
+ * its pool, each scope as a job of its own, and folds the tables into the sink.
+ *
+ *   global atomics  every thread adds into one shared 64-bit table with an atomic add
+ *   privatized      every thread counts its pixels into its own 64-bit copy of the table
+ *   fastest         waveform: each thread owns a stripe of output columns and reads only the
+ *                   pixels that land there, so it counts straight into its slice of one table:
+ *                   no copies, no merge.  Vectorscope: a 32-bit copy a thread for unweighted
+ *                   runs (a strip holds fewer than 2^31 pixels), else as privatized. */
+#ifndef GPUHIST_CPU_SCOPES_H
+#define GPUHIST_CPU_SCOPES_H
+
+#include "cpu_weighted.h"
+
+typedef struct cpu_scopes cpu_scopes;
+
+/* NULL when memory ran out; `rules` (initialised on the same plan) must outlive it. */
+cpu_scopes *cpu_scopes_new (const gh_run_plan *plan, const cpu_weighted_rules *rules, int threads);
+void cpu_scopes_free (cpu_scopes *scopes);
+
+/* Before a job of `method` on scope `kind`: clears what the threads count into. */
+void cpu_scopes_prepare (cpu_scopes *scopes, int kind, gh_method method);
+/* Thread `thread` of `threads` counts its share of a strip of `pixels` pixels (whole rows) whose
+ * coverage plane is at coverage (NULL without one). */
+void cpu_scopes_count (cpu_scopes *scopes, int kind, gh_method method, const uint8_t *samples,
+                       const uint8_t *coverage, size_t pixels, int thread, int threads);
+/* After the job: adds what it counted into the sink's table of the method. */
+void cpu_scopes_fold (cpu_scopes *scopes, int kind, gh_method method, gh_run_sink *sink);
+
+#endif /* GPUHIST_CPU_SCOPES_H */

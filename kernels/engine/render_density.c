@@ -1,0 +1,141 @@
+/* gpu-histogram: a chart's tables to pixels: each output pixel's sum of the cells it covers,
+ * the density curve, and the tables' colours added (gpuhist.h, "Density").  Two passes over the
+ * sums, the first for the largest, so that no plane of the output's size is kept. */
+#include "backend.h"
+#include "render_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The cells [lo[i], hi[i]) that output pixel i of `size` covers on an axis of n cells. */
+typedef struct
+{
+  int *lo, *hi;
+} axis_spans;
+
+static int
+spans_make (axis_spans *spans, int size, int n)
+{
+  spans->lo = malloc ((size_t) size * sizeof *spans->lo);
+  spans->hi = malloc ((size_t) size * sizeof *spans->hi);
+  if (!spans->lo || !spans->hi)
+    return -1;
+  for (int i = 0; i < size; i++)
+    {
+      const int lo = (int) ((int64_t) i * n / size), hi = (int) ((int64_t) (i + 1) * n / size);
+      spans->lo[i] = lo;
+      spans->hi[i] = hi > lo ? hi : lo + 1;
+    }
+  return 0;
+}
+
+static void
+spans_free (axis_spans *spans)
+{
+  free (spans->lo);
+  free (spans->hi);
+}
+
+/* A layer and its spans: across its columns, and up its rows (v from the bottom). */
+typedef struct
+{
+  const render_layer *layer;
+  axis_spans across, up;
+} layer_spans;
+
+/* The sum of the cells under output pixel (x, y) of the layer, x within its columns. */
+static double
+pixel_sum (const layer_spans *l, int x, int y, int height)
+{
+  const render_layer *layer = l->layer;
+  const int v_lo = l->up.lo[height - 1 - y], v_hi = l->up.hi[height - 1 - y];
+  double sum = 0;
+  for (int h = l->across.lo[x]; h < l->across.hi[x]; h++)
+    for (int v = v_lo; v < v_hi; v++)
+      sum += layer->cells[(size_t) h * layer->h_stride + (size_t) v * layer->v_stride];
+  return sum;
+}
+
+static double
+intensity (double sum, double max, const gh_render_options *options)
+{
+  if (max <= 0 || sum <= 0)
+    return 0;
+  const double v = options->gain
+                   * (options->density == GH_DENSITY_LOG ? log1p (sum) / log1p (max) : sum / max);
+  return v < 1 ? v : 1;
+}
+
+static double
+largest_sum (const layer_spans *spans, int n_layers, int height)
+{
+  double max = 0;
+  for (int k = 0; k < n_layers; k++)
+    for (int y = 0; y < height; y++)
+      for (int x = 0; x < spans[k].layer->x1 - spans[k].layer->x0; x++)
+        {
+          const double sum = pixel_sum (&spans[k], x, y, height);
+          max = sum > max ? sum : max;
+        }
+  return max;
+}
+
+/* Row y: every layer's colour times its intensity, added in acc (3 a pixel), then to bytes. */
+static void
+draw_row (const layer_spans *spans, int n_layers, const gh_render_options *options, double max,
+          int width, int height, int y, double *acc, uint8_t *row)
+{
+  for (int i = 0; i < 3 * width; i++)
+    acc[i] = 0;
+  for (int k = 0; k < n_layers; k++)
+    {
+      const render_layer *layer = spans[k].layer;
+      for (int x = 0; x < layer->x1 - layer->x0; x++)
+        {
+          const double v = intensity (pixel_sum (&spans[k], x, y, height), max, options);
+          for (int c = 0; c < 3; c++)
+            acc[3 * (layer->x0 + x) + c] += layer->colour[c] * v;
+        }
+    }
+  for (int x = 0; x < width; x++)
+    {
+      for (int c = 0; c < 3; c++)
+        {
+          const double level = acc[3 * x + c] < 1 ? acc[3 * x + c] : 1;
+          row[4 * x + c] = (uint8_t) floor (255 * level + 0.5);
+        }
+      row[4 * x + 3] = 255;
+    }
+}
+
+gh_status
+gh_render_density (const render_layer *layers, int n_layers, const gh_render_options *options,
+                   int width, int height, uint8_t *pixels, size_t stride, gh_error *error)
+{
+  layer_spans spans[GH_MAX_CHANNELS + 2] = { { 0 } };
+  double *acc = malloc ((size_t) width * 3 * sizeof *acc);
+  int failed = !acc || n_layers > GH_MAX_CHANNELS + 2;
+  for (int k = 0; k < n_layers && !failed; k++)
+    {
+      spans[k].layer = &layers[k];
+      failed = spans_make (&spans[k].across, layers[k].x1 - layers[k].x0, layers[k].h_cells)
+               || spans_make (&spans[k].up, height, layers[k].v_cells);
+    }
+  if (!failed)
+    {
+      const double max = largest_sum (spans, n_layers, height);
+      for (int y = 0; y < height; y++)
+        draw_row (spans, n_layers, options, max, width, height, y, acc,
+                  pixels + (size_t) y * stride);
+    }
+  for (int k = 0; k < n_layers && k < GH_MAX_CHANNELS + 2; k++)
+    {
+      spans_free (&spans[k].across);
+      spans_free (&spans[k].up);
+    }
+  free (acc);
+  if (failed)
+    gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "no memory to draw a %d x %d chart", width,
+                  height);
+  return failed ? GH_ERROR_OUT_OF_MEMORY : GH_OK;
+}

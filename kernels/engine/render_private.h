@@ -1,0 +1,32 @@
+/* gpu-histogram: the charts' drawing (gpuhist.h, gh_render_chart), shared by render.c (which
+ * tables a chart draws, in which colours), render_density.c (tables to pixels) and
+ * render_graticule.c (lines and targets over them).  Internal. */
+#ifndef GPUHIST_RENDER_PRIVATE_H
+#define GPUHIST_RENDER_PRIVATE_H
+
+#include "gpuhist.h"
+
+/* One table drawn into the output columns [x0, x1), over the whole height: its cell (h, v) is
+ * cells[h * h_stride + v * v_stride], h to the right, v up. */
+typedef struct
+{
+  const double *cells;
+  size_t h_stride, v_stride;
+  int h_cells, v_cells;
+  double colour[3]; /* red, green, blue at full intensity, 0 .. 1 */
+  int x0, x1;
+} render_layer;
+
+/* The layers' density into every pixel (gpuhist.h: the sums, the curve, the colours added).
+ * GH_OK, or OUT_OF_MEMORY. */
+gh_status gh_render_density (const render_layer *layers, int n_layers,
+                             const gh_render_options *options, int width, int height,
+                             uint8_t *pixels, size_t stride, gh_error *error);
+
+/* The graticule of a waveform or parade: the level lines across the whole width. */
+void gh_render_level_lines (uint8_t *pixels, size_t stride, int width, int height);
+/* The vectorscope's colour targets, centre and (when asked) skin-tone line. */
+void gh_render_vectorscope_marks (uint8_t *pixels, size_t stride, int width, int height,
+                                  int skin_tone_line);
+
+#endif /* GPUHIST_RENDER_PRIVATE_H */

@@ -1,0 +1,23 @@
+/* gpu-histogram: numbers and timings as report.c writes them, shared with report_scopes.c, the
+ * scopes' writer.  Internal. */
+#ifndef GPUHIST_REPORT_PRIVATE_H
+#define GPUHIST_REPORT_PRIVATE_H
+
+#include "gpuhist.h"
+
+/* Room for any number below: 39 digits of a 128-bit integer, a point and 6 decimals. */
+#define GH_NUMBER_SIZE 48
+
+/* Decimal digits into `to` (no terminating NUL); each returns how many characters it wrote. */
+size_t gh_format_u64 (char *to, uint64_t x);
+size_t gh_format_u128 (char *to, gh_u128 x);
+/* numerator / denominator in pixels: an integer when it is one, else rounded to 6 decimals
+ * exactly (integer arithmetic: no double holds every numerator). */
+size_t gh_format_weighted (char *to, gh_u128 numerator, uint64_t denominator);
+
+/* {"global_atomics": ..., ...}: each timing of `timing` (GH_N_TIMINGS of them) over the
+ * result's bytes, its members on lines indented by indent and two spaces. */
+void gh_write_json_timings (FILE *out, const gh_result *result, const gh_timing *timing,
+                            const char *indent);
+
+#endif /* GPUHIST_REPORT_PRIVATE_H */

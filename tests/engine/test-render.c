@@ -1,0 +1,406 @@
+/* gpu-histogram: the charts (gpuhist.h, gh_render_chart), pixel by pixel, on results made by
+ * hand: every pixel of small waveforms, parades and vectorscopes against what the documented
+ * rules give, computed here on their own (sums, density curve, colours, graticule, targets). */
+#include "test-util.h"
+
+#include <math.h>
+
+/* A result with a waveform of `tables` tables (result channels 0 ..) of columns x bins, all
+ * zero, on a run of input_channels (plus value and luminance when derived). */
+static void
+make_waveform (gh_result *result, int input_channels, int derived, int tables, int columns,
+               int bins)
+{
+  memset (result, 0, sizeof *result);
+  result->input_channels = input_channels;
+  result->channels = input_channels + (derived ? 2 : 0);
+  result->derived = derived;
+  result->bins = bins;
+  gh_scope *w = &result->scopes[GH_SCOPE_WAVEFORM];
+  w->tables = tables;
+  w->columns = columns;
+  w->bins = bins;
+  for (int t = 0; t < tables; t++)
+    w->channel[t] = t;
+  w->values = calloc ((size_t) tables * columns * bins, sizeof *w->values);
+}
+
+static double *
+wave_cell (gh_result *result, int t, int column, int bin)
+{
+  gh_scope *w = &result->scopes[GH_SCOPE_WAVEFORM];
+  return &w->values[((size_t) t * w->columns + column) * w->bins + bin];
+}
+
+/* Cells to set: table, column, bin and the count there. */
+typedef struct
+{
+  int table, column, bin;
+  double count;
+} cell_value;
+
+static void
+set_cells (gh_result *result, const cell_value *cells, int n)
+{
+  for (int i = 0; i < n; i++)
+    *wave_cell (result, cells[i].table, cells[i].column, cells[i].bin) = cells[i].count;
+}
+
+/* Linear density at gain 1 without the graticule: the density alone, easy to predict. */
+static gh_render_options
+linear_density_alone (void)
+{
+  gh_render_options options;
+  gh_render_options_init (&options);
+  options.density = GH_DENSITY_LINEAR;
+  options.graticule = 0;
+  return options;
+}
+
+static void
+add_vectorscope (gh_result *result)
+{
+  gh_scope *v = &result->scopes[GH_SCOPE_VECTORSCOPE];
+  v->tables = 1;
+  v->columns = v->bins = 256;
+  v->values = calloc (256 * 256, sizeof *v->values);
+}
+
+static void
+free_result (gh_result *result)
+{
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    free (result->scopes[k].values);
+}
+
+/* The chart at width x height into a fresh buffer with padded rows (stride 4 * width + 8). */
+static uint8_t *
+draw (const gh_result *result, gh_chart chart, const gh_render_options *options, int width,
+      int height)
+{
+  const size_t stride = 4 * (size_t) width + 8;
+  uint8_t *pixels = malloc (stride * height);
+  memset (pixels, 0xAB, stride * height);
+  gh_error error = { GH_OK, "" };
+  gh_status status
+      = gh_render_chart (result, chart, options, width, height, pixels, stride, &error);
+  CHECK (status == GH_OK, "chart %d: %s", (int) chart, error.message);
+  for (int y = 0; y < height; y++)
+    for (int i = 4 * width; i < (int) stride; i++)
+      CHECK (pixels[(size_t) y * stride + i] == 0xAB, "row %d: padding byte %d written", y, i);
+  return pixels;
+}
+
+static const uint8_t *
+pixel (const uint8_t *pixels, int width, int x, int y)
+{
+  return pixels + (size_t) y * (4 * (size_t) width + 8) + 4 * (size_t) x;
+}
+
+static void
+expect_pixel (const uint8_t *pixels, int width, int x, int y, int r, int g, int b, const char *what)
+{
+  const uint8_t *p = pixel (pixels, width, x, y);
+  CHECK (p[0] == r && p[1] == g && p[2] == b && p[3] == 255,
+         "%s: pixel (%d, %d) is %d %d %d %d, expected %d %d %d 255", what, x, y, p[0], p[1], p[2],
+         p[3], r, g, b);
+}
+
+/* One table's level at full colour: the density curve of gpuhist.h. */
+static int
+level_of (double sum, double max, gh_density density, double gain)
+{
+  if (sum <= 0)
+    return 0;
+  double v = density == GH_DENSITY_LINEAR ? sum / max : log1p (sum) / log1p (max);
+  v *= gain;
+  if (v > 1)
+    v = 1;
+  return (int) floor (255 * v + 0.5);
+}
+
+/* The waveform's graticule rows at this height: 0, 25, 50, 75 and 100 % of the levels. */
+static int
+on_level_line (int y, int height)
+{
+  static const double quarters[] = { 0, 0.25, 0.5, 0.75, 1 };
+  for (int q = 0; q < 5; q++)
+    if (y == height - 1 - (int) floor (quarters[q] * (height - 1) + 0.5))
+      return 1;
+  return 0;
+}
+
+/* A gray waveform of 4 columns: every pixel, linear and log, gain 1 and 2, with and without
+ * the graticule. */
+static void
+test_gray_waveform (void)
+{
+  static const cell_value cells[]
+      = { { 0, 0, 0, 8 }, { 0, 1, 10, 4 }, { 0, 2, 255, 2.5 }, { 0, 3, 128, 1 }, { 0, 3, 64, 3 } };
+  gh_result result;
+  make_waveform (&result, 1, 0, 1, 4, 256);
+  set_cells (&result, cells, 5);
+
+  int width, height;
+  gh_error error;
+  CHECK (gh_render_natural_size (&result, GH_CHART_WAVEFORM, &width, &height, &error) == GH_OK
+             && width == 4 && height == 256,
+         "natural size %d x %d", width, height);
+  for (int variant = 0; variant < 8; variant++)
+    {
+      gh_render_options options;
+      gh_render_options_init (&options);
+      options.density = variant & 1 ? GH_DENSITY_LOG : GH_DENSITY_LINEAR;
+      options.gain = variant & 2 ? 2 : 1;
+      options.graticule = (variant & 4) == 0;
+      uint8_t *pixels = draw (&result, GH_CHART_WAVEFORM, &options, 4, 256);
+      for (int y = 0; y < 256; y++)
+        for (int x = 0; x < 4; x++)
+          {
+            int v
+                = level_of (*wave_cell (&result, 0, x, 255 - y), 8, options.density, options.gain);
+            if (options.graticule && on_level_line (y, 256) && v < 96)
+              v = 96;
+            expect_pixel (pixels, 4, x, y, v, v, v, "gray waveform");
+          }
+      free (pixels);
+    }
+  /* The values themselves, once: linear 8, 4, 2.5, 1 of 8 are 255, 128, 80, 32. */
+  gh_render_options options = linear_density_alone ();
+  uint8_t *pixels = draw (&result, GH_CHART_WAVEFORM, &options, 4, 256);
+  expect_pixel (pixels, 4, 0, 255, 255, 255, 255, "8 of 8");
+  expect_pixel (pixels, 4, 1, 245, 128, 128, 128, "4 of 8");
+  expect_pixel (pixels, 4, 2, 0, 80, 80, 80, "2.5 of 8");
+  expect_pixel (pixels, 4, 3, 127, 32, 32, 32, "1 of 8");
+  free (pixels);
+  free_result (&result);
+}
+
+/* RGB with value and luminance: tables added in their colours; the parade in thirds. */
+static void
+test_rgb_overlay_and_parade (void)
+{
+  /* Red and green at the same place (yellow), blue alone at half, value (light gray),
+   * luminance (white) and red on it (clipped white). */
+  static const cell_value cells[] = { { 0, 0, 100, 4 }, { 1, 0, 100, 4 }, { 2, 1, 50, 2 },
+                                      { 3, 1, 200, 4 }, { 4, 0, 10, 4 },  { 0, 0, 10, 4 } };
+  gh_result result;
+  make_waveform (&result, 3, 1, 5, 2, 256);
+  set_cells (&result, cells, 6);
+  gh_render_options options = linear_density_alone ();
+
+  uint8_t *pixels = draw (&result, GH_CHART_WAVEFORM, &options, 2, 256);
+  expect_pixel (pixels, 2, 0, 155, 255, 255, 0, "red and green");
+  expect_pixel (pixels, 2, 1, 205, 0, 0, 128, "blue at half");
+  expect_pixel (pixels, 2, 1, 55, 191, 191, 191, "value");
+  expect_pixel (pixels, 2, 0, 245, 255, 255, 255, "red on luminance");
+  expect_pixel (pixels, 2, 1, 155, 0, 0, 0, "empty");
+  free (pixels);
+
+  /* Only red and luminance (bits 0 and 4). */
+  options.channels = 0x11;
+  pixels = draw (&result, GH_CHART_WAVEFORM, &options, 2, 256);
+  expect_pixel (pixels, 2, 0, 155, 255, 0, 0, "red alone");
+  expect_pixel (pixels, 2, 1, 205, 0, 0, 0, "blue not drawn");
+  free (pixels);
+  options.channels = 0;
+
+  int width, height;
+  gh_error error;
+  CHECK (gh_render_natural_size (&result, GH_CHART_PARADE, &width, &height, &error) == GH_OK
+             && width == 6 && height == 256,
+         "parade natural size %d x %d", width, height);
+  pixels = draw (&result, GH_CHART_PARADE, &options, 6, 256);
+  for (int y = 0; y < 256; y++)
+    for (int x = 0; x < 6; x++)
+      {
+        const int panel = x / 2, column = x % 2;
+        const int v
+            = level_of (*wave_cell (&result, panel, column, 255 - y), 4, options.density, 1);
+        expect_pixel (pixels, 6, x, y, panel == 0 ? v : 0, panel == 1 ? v : 0, panel == 2 ? v : 0,
+                      "parade");
+      }
+  free (pixels);
+  free_result (&result);
+}
+
+/* Shrinking sums the cells an output pixel covers; stretching repeats them. */
+static void
+test_resampling (void)
+{
+  /* 4 in output pixel (0, 127), 2 in (3, 0), 1 in (2, 77). */
+  static const cell_value cells[]
+      = { { 0, 0, 0, 1 }, { 0, 1, 1, 3 }, { 0, 6, 254, 1 }, { 0, 7, 255, 1 }, { 0, 5, 100, 1 } };
+  gh_result result;
+  make_waveform (&result, 1, 0, 1, 8, 256);
+  set_cells (&result, cells, 5);
+  gh_render_options options = linear_density_alone ();
+  uint8_t *pixels = draw (&result, GH_CHART_WAVEFORM, &options, 4, 128);
+  for (int y = 0; y < 128; y++)
+    for (int x = 0; x < 4; x++)
+      {
+        double sum = 0;
+        for (int c = 2 * x; c < 2 * x + 2; c++)
+          for (int b = 2 * (127 - y); b < 2 * (127 - y) + 2; b++)
+            sum += *wave_cell (&result, 0, c, b);
+        const int v = level_of (sum, 4, GH_DENSITY_LINEAR, 1);
+        expect_pixel (pixels, 4, x, y, v, v, v, "shrunk");
+      }
+  expect_pixel (pixels, 4, 3, 0, 128, 128, 128, "2 of 4");
+  free (pixels);
+  free_result (&result);
+
+  /* 2 columns over 5 pixels: pixel x shows column floor (x * 2 / 5) (0, 0, 0, 1, 1). */
+  make_waveform (&result, 1, 0, 1, 2, 256);
+  *wave_cell (&result, 0, 0, 0) = 2;
+  *wave_cell (&result, 0, 1, 0) = 1;
+  pixels = draw (&result, GH_CHART_WAVEFORM, &options, 5, 256);
+  for (int x = 0; x < 5; x++)
+    {
+      const int v = x < 3 ? 255 : 128;
+      expect_pixel (pixels, 5, x, 255, v, v, v, "stretched");
+    }
+  free (pixels);
+  free_result (&result);
+
+  /* 4096 bins: a natural height of 1024, 4 bins a row. */
+  make_waveform (&result, 1, 0, 1, 3, 4096);
+  int width, height;
+  gh_error error;
+  CHECK (gh_render_natural_size (&result, GH_CHART_WAVEFORM, &width, &height, &error) == GH_OK
+             && width == 3 && height == 1024,
+         "4096 bins: natural size %d x %d", width, height);
+  free_result (&result);
+}
+
+/* The cell of 8-bit r, g, b: the normative formula, written out here again. */
+static void
+chroma (int r, int g, int b, int *cb, int *cr)
+{
+  *cb = (-7509 * r - 25259 * g + 32768 * b + 8421376) / 65536;
+  *cr = (32768 * r - 29763 * g - 3005 * b + 8421376) / 65536;
+  *cb = *cb > 255 ? 255 : *cb;
+  *cr = *cr > 255 ? 255 : *cr;
+}
+
+static void
+test_vectorscope (void)
+{
+  gh_result result;
+  memset (&result, 0, sizeof result);
+  result.input_channels = result.channels = 3;
+  add_vectorscope (&result);
+  gh_scope *v = &result.scopes[GH_SCOPE_VECTORSCOPE];
+  v->values[128 * 256 + 128] = 10; /* grays */
+  v->values[40 * 256 + 200] = 5;   /* cr 40, cb 200: x 200, y 215 */
+  gh_render_options options = linear_density_alone ();
+  uint8_t *pixels = draw (&result, GH_CHART_VECTORSCOPE, &options, 256, 256);
+  for (int y = 0; y < 256; y++)
+    for (int x = 0; x < 256; x++)
+      {
+        const int level = level_of (v->values[(255 - y) * 256 + x], 10, GH_DENSITY_LINEAR, 1);
+        expect_pixel (pixels, 256, x, y, level, level, level, "vectorscope density");
+      }
+  expect_pixel (pixels, 256, 128, 127, 255, 255, 255, "the centre, Cr up");
+  free (pixels);
+
+  /* The targets: 75 % bars (191 and 0), their cells from the formula, hollow squares of half
+   * side 4 at 256 x 256 with a dot in the middle; the centre cross; the skin-tone line. */
+  static const int bars[6][3] = { { 191, 0, 0 },   { 191, 0, 191 }, { 0, 0, 191 },
+                                  { 0, 191, 191 }, { 0, 191, 0 },   { 191, 191, 0 } };
+  options.graticule = 1;
+  options.skin_tone_line = 1;
+  pixels = draw (&result, GH_CHART_VECTORSCOPE, &options, 256, 256);
+  for (int t = 0; t < 6; t++)
+    {
+      int cb, cr;
+      chroma (bars[t][0], bars[t][1], bars[t][2], &cb, &cr);
+      const int x = cb, y = 255 - cr;
+      expect_pixel (pixels, 256, x, y, bars[t][0], bars[t][1], bars[t][2], "target dot");
+      expect_pixel (pixels, 256, x - 4, y - 4, bars[t][0], bars[t][1], bars[t][2], "target corner");
+      expect_pixel (pixels, 256, x + 4, y + 2, bars[t][0], bars[t][1], bars[t][2], "target side");
+      expect_pixel (pixels, 256, x + 2, y + 2, 0, 0, 0, "inside the target");
+    }
+  int cb, cr;
+  chroma (191, 0, 0, &cb, &cr);
+  CHECK (cb == 106 && cr == 224, "red's target at cb %d cr %d", cb, cr);
+  expect_pixel (pixels, 256, 128, 127, 255, 255, 255, "density over the centre cross");
+  expect_pixel (pixels, 256, 132, 127, 96, 96, 96, "centre cross");
+  expect_pixel (pixels, 256, 128, 123, 96, 96, 96, "centre cross");
+  /* 60 cells out from the centre of cell (128, 128) along 123 degrees, one cell a pixel. */
+  const double angle = 123.0 * acos (-1.0) / 180.0;
+  const int sx = (int) floor (128.5 + 60 * cos (angle)),
+            sy = 255 - (int) floor (128.5 + 60 * sin (angle));
+  CHECK (sx < 128 && sy < 127, "the skin-tone line goes up and left (%d, %d)", sx, sy);
+  expect_pixel (pixels, 256, sx, sy, 96, 96, 96, "skin-tone line");
+  free (pixels);
+  options.skin_tone_line = 0;
+  pixels = draw (&result, GH_CHART_VECTORSCOPE, &options, 256, 256);
+  expect_pixel (pixels, 256, sx, sy, 0, 0, 0, "no skin-tone line");
+  free (pixels);
+
+  /* Half size: cells 2 x 2 a pixel, targets at floor ((cb + 0.5) / 2). */
+  options.density = GH_DENSITY_LOG;
+  pixels = draw (&result, GH_CHART_VECTORSCOPE, &options, 128, 128);
+  expect_pixel (pixels, 128, 64, 63, 255, 255, 255, "the centre at half size");
+  const int half = level_of (5, 10, GH_DENSITY_LOG, 1);
+  expect_pixel (pixels, 128, 100, 107, half, half, half, "cr 40 cb 200 at half size, log");
+  expect_pixel (pixels, 128, 53, 15, 191, 0, 0, "red's target at half size");
+  free (pixels);
+  free_result (&result);
+}
+
+static void
+test_refusals (void)
+{
+  gh_result result;
+  gh_error error;
+  int width, height;
+  gh_render_options options;
+  gh_render_options_init (&options);
+  uint8_t pixels[64];
+
+  make_waveform (&result, 2, 0, 2, 4, 256); /* gray and alpha */
+  CHECK (gh_render_natural_size (&result, GH_CHART_PARADE, &width, &height, &error)
+             == GH_ERROR_INVALID_ARGUMENT,
+         "a parade of gray");
+  CHECK (strstr (error.message, "red, green and blue") != NULL, "message %s", error.message);
+  CHECK (gh_render_chart (&result, GH_CHART_VECTORSCOPE, &options, 2, 2, pixels, 8, &error)
+             == GH_ERROR_INVALID_ARGUMENT,
+         "a vectorscope not counted");
+  CHECK (gh_render_chart (&result, GH_CHART_WAVEFORM, &options, 4, 2, pixels, 12, &error)
+             == GH_ERROR_INVALID_ARGUMENT,
+         "a stride too short");
+  CHECK (gh_render_chart (&result, GH_CHART_WAVEFORM, &options, 0, 2, pixels, 12, &error)
+             == GH_ERROR_INVALID_ARGUMENT,
+         "no width");
+  options.gain = 0;
+  CHECK (gh_render_chart (&result, GH_CHART_WAVEFORM, &options, 2, 2, pixels, 8, &error)
+             == GH_ERROR_INVALID_ARGUMENT,
+         "gain 0");
+  free_result (&result);
+
+  /* RGB whose waveform lacks green: no parade either. */
+  make_waveform (&result, 3, 0, 2, 4, 256);
+  result.scopes[GH_SCOPE_WAVEFORM].channel[1] = 2;
+  CHECK (gh_render_natural_size (&result, GH_CHART_PARADE, &width, &height, &error)
+             == GH_ERROR_INVALID_ARGUMENT,
+         "a parade without green");
+  free_result (&result);
+}
+
+int
+main (void)
+{
+  test_init ();
+  test_gray_waveform ();
+  test_rgb_overlay_and_parade ();
+  test_resampling ();
+  test_vectorscope ();
+  test_refusals ();
+  if (test_failures)
+    printf ("%d check(s) failed\n", test_failures);
+  else
+    printf ("charts: every pixel as documented\n");
+  return test_failures ? 1 : 0;
+}

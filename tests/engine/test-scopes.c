@@ -1,0 +1,372 @@
+/* gpu-histogram: scopes (gpuhist.h, gh_scope), every method, against the reference count
+ * (gh_reference_count_scope) and against the run's own histogram: a waveform's columns summed
+ * are its channel's histogram, the vectorscope's total is the red channel's.
+ *
+ *   test-scopes cpu   the CPU backend, and the simulated GPU failing mid-run
+ *   test-scopes gpu   the CUDA backend (exit 77 without a usable GPU), and a real fault mid-run */
+#include "test-util.h"
+
+typedef unsigned __int128 u128;
+
+typedef struct
+{
+  const char *name;
+  int width, height, channels, bytes, coverage_bytes, alpha_weighted, derived;
+  int columns; /* 0: a random count from 1 to width; -1: width */
+  unsigned waveform_channels;
+  int vectorscope;
+  int image; /* 0 noise, 1 flat, 2 a neutral band over noise */
+  gh_binning binning;
+  int bins;
+  gh_luminance luminance;
+} scope_case;
+
+static const scope_case cases[] = {
+  { "rgb8 noise, 64 columns", 300, 97, 3, 1, 0, 0, 0, 64, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 weighted, derived", 263, 71, 4, 1, 1, 1, 1, 0, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgb8 one column", 96, 33, 3, 1, 0, 0, 1, 1, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 as many columns as pixels", 129, 40, 4, 1, 0, 0, 1, -1, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgb8 flat", 200, 64, 3, 1, 0, 0, 1, 37, 0, 1, 1, GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
+  { "rgba8 neutral band", 180, 90, 4, 1, 2, 1, 0, 45, 0, 1, 2, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba16 GIMP's rule, 1024 bins", 157, 53, 4, 2, 2, 1, 1, 0, 0, 1, 0, GH_BINNING_GIMP, 1024,
+    GH_LUMINANCE_GIMP2 },
+  { "rgb16 shift, 4096 bins", 143, 41, 3, 2, 0, 0, 0, 13, 0, 1, 0, GH_BINNING_SHIFT, 4096,
+    GH_LUMINANCE_GIMP2 },
+  { "gray8 waveform alone", 332, 50, 1, 1, 1, 0, 0, 0, 0, 0, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "gray+alpha16 weighted", 211, 37, 2, 2, 1, 1, 0, 19, 0, 0, 0, GH_BINNING_GIMP, 1024,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 luminance and red only", 250, 60, 4, 1, 0, 0, 1, 50, 0x21, 0, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 GIMP 3.0's luminance", 260, 50, 4, 1, 0, 0, 1, 65, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP3 },
+  { "rgb16 GIMP 3.0's linear luminance, weighted", 150, 30, 3, 2, 1, 0, 1, 30, 0, 1, 0,
+    GH_BINNING_GIMP, 1024, GH_LUMINANCE_GIMP3_LINEAR },
+  /* Enough pixels a block that the GPU's 16-bit counters wrap (the spills' path), in one cell:
+   * GPU runs only (the CPU's counters are 32 and 64 bits wide). */
+  { "rgba8 flat, 9.4 million pixels", 4096, 2304, 4, 1, 0, 0, 1, 64, 0, 1, 1, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+};
+
+static int on_gpu;
+
+static u128
+u128_of (gh_u128 x)
+{
+  return (u128) x.hi << 64 | x.lo;
+}
+
+/* A cell of a table as an exact sum, counts or numerators. */
+static u128
+cell (const uint64_t *counts, const gh_u128 *numerators, size_t i)
+{
+  return counts ? (u128) counts[i] : u128_of (numerators[i]);
+}
+
+static void
+fill_image (const scope_case *c, uint8_t *pixels, uint8_t *coverage)
+{
+  const size_t samples = (size_t) c->width * c->height * c->channels;
+  const uint64_t flat = test_random ();
+  for (size_t i = 0; i < samples; i++)
+    {
+      const uint64_t v = c->image == 1 ? flat >> (8 * (i % c->channels)) : test_random ();
+      if (c->bytes == 1)
+        pixels[i] = (uint8_t) v;
+      else
+        ((uint16_t *) (void *) pixels)[i] = (uint16_t) v;
+    }
+  if (c->image == 2)
+    for (int y = c->height / 3; y < 2 * c->height / 3; y++)
+      for (int x = 0; x < c->width; x++)
+        {
+          const size_t p = ((size_t) y * c->width + x) * c->channels;
+          for (int k = 1; k < 3; k++)
+            memcpy (pixels + (p + k) * c->bytes, pixels + p * c->bytes, (size_t) c->bytes);
+        }
+  for (size_t i = 0; coverage && i < (size_t) c->width * c->height * c->coverage_bytes; i++)
+    coverage[i] = (uint8_t) test_random ();
+}
+
+static void
+spec_of (const scope_case *c, gh_run_spec *spec)
+{
+  gh_run_spec_init (spec, c->width, c->height, c->channels, c->bytes);
+  spec->binning = c->binning;
+  spec->coverage_bytes = c->coverage_bytes;
+  spec->alpha_weighted = c->alpha_weighted;
+  spec->derived = c->derived;
+  spec->luminance = c->luminance;
+  spec->waveform_columns = c->columns > 0   ? c->columns
+                           : c->columns < 0 ? c->width
+                                            : 1 + (int) (test_random () % (uint64_t) c->width);
+  spec->waveform_channels = c->waveform_channels;
+  spec->vectorscope = c->vectorscope;
+}
+
+/* The scope against the reference, cell by cell. */
+static void
+check_against_reference (const scope_case *c, const gh_run_spec *spec, const gh_result *result,
+                         gh_scope_kind kind, const void *pixels, const void *coverage)
+{
+  const gh_scope *scope = &result->scopes[kind];
+  const size_t cells = gh_scope_cells (scope);
+  gh_u128 *expected = calloc (cells ? cells : 1, sizeof *expected);
+  gh_reference_count_scope (spec, c->bins, kind, pixels, (size_t) c->width * c->channels * c->bytes,
+                            coverage, (size_t) c->width * c->coverage_bytes, expected);
+  size_t wrong = 0, first = 0;
+  for (size_t i = 0; i < cells; i++)
+    if (cell (scope->counts, scope->numerators, i) != u128_of (expected[i]) && wrong++ == 0)
+      first = i;
+  CHECK (wrong == 0, "%s: %s: %zu of %zu cells differ from the reference, the first %zu", c->name,
+         kind == GH_SCOPE_WAVEFORM ? "waveform" : "vectorscope", wrong, cells, first);
+  free (expected);
+}
+
+/* Each waveform table summed over its columns is its channel's histogram. */
+static void
+check_column_sums (const scope_case *c, const gh_result *result)
+{
+  const gh_scope *w = &result->scopes[GH_SCOPE_WAVEFORM];
+  for (int t = 0; t < w->tables; t++)
+    for (int b = 0; b < w->bins; b++)
+      {
+        u128 sum = 0;
+        for (int column = 0; column < w->columns; column++)
+          sum += cell (w->counts, w->numerators, ((size_t) t * w->columns + column) * w->bins + b);
+        const size_t h = (size_t) w->channel[t] * result->bins + b;
+        CHECK (sum == cell (result->counts, result->numerators, h),
+               "%s: waveform table %d (channel %d), bin %d: columns sum to the histogram", c->name,
+               t, w->channel[t], b);
+      }
+}
+
+/* The vectorscope's total is the red channel's; a flat image fills one cell, and a neutral band
+ * adds to [128][128] alone. */
+static void
+check_vectorscope_shape (const scope_case *c, const gh_result *result)
+{
+  const gh_scope *v = &result->scopes[GH_SCOPE_VECTORSCOPE];
+  u128 total = 0, red = 0;
+  size_t used = 0;
+  for (size_t i = 0; i < gh_scope_cells (v); i++)
+    {
+      total += cell (v->counts, v->numerators, i);
+      used += cell (v->counts, v->numerators, i) != 0;
+    }
+  for (int b = 0; b < result->bins; b++)
+    red += cell (result->counts, result->numerators, (size_t) b);
+  CHECK (total == red, "%s: the vectorscope's total is the red channel's", c->name);
+  if (c->image == 1)
+    CHECK (used == 1, "%s: a flat image fills one vectorscope cell, not %zu", c->name, used);
+  if (c->image == 2)
+    CHECK (cell (v->counts, v->numerators, 128 * GH_VECTORSCOPE_SIZE + 128) != 0,
+           "%s: the neutral band lands in [128][128]", c->name);
+}
+
+/* One run in strips of `strip_rows` rows (0: as many as fit), as a caller that fetches strips
+ * does; on a GPU failure the engine falls back to the CPU and the run starts again. */
+static gh_status
+count_in_strips (gh_engine *engine, const gh_run_spec *spec, const uint8_t *pixels,
+                 const uint8_t *coverage, int strip_rows, gh_result *result, gh_error *error)
+{
+  const size_t row = (size_t) spec->width * spec->channels * spec->bytes_per_sample;
+  const size_t cover_row = (size_t) spec->width * spec->coverage_bytes;
+  for (int attempt = 0; attempt < 2; attempt++)
+    {
+      gh_run *run = gh_run_begin_spec (engine, spec, error);
+      gh_status status = run ? GH_OK : error->status;
+      for (int y = 0; run && status == GH_OK && y < spec->height;)
+        {
+          int rows;
+          uint8_t *strip = gh_run_strip_buffer (run, &rows);
+          if (strip_rows > 0 && rows > strip_rows)
+            rows = strip_rows;
+          memcpy (strip, pixels + (size_t) y * row, (size_t) rows * row);
+          if (coverage)
+            memcpy (gh_run_coverage_buffer (run), coverage + (size_t) y * cover_row,
+                    (size_t) rows * cover_row);
+          status = gh_run_submit_strip (run, rows, error);
+          y += rows;
+        }
+      if (run && status == GH_OK)
+        status = gh_run_finish (run, result, error);
+      else if (run)
+        gh_run_abort (run);
+      if ((status != GH_ERROR_GPU_FAILED && status != GH_ERROR_OUT_OF_MEMORY)
+          || !gh_engine_uses_gpu (engine))
+        return status;
+      gh_engine_fall_back_to_cpu (engine, error->message);
+    }
+  return error->status;
+}
+
+static void
+run_case (gh_engine *engine, const scope_case *c, int strip_rows)
+{
+  const size_t bytes = (size_t) c->width * c->height * c->channels * c->bytes;
+  uint8_t *pixels = malloc (bytes);
+  uint8_t *coverage
+      = c->coverage_bytes ? malloc ((size_t) c->width * c->height * c->coverage_bytes) : NULL;
+  fill_image (c, pixels, coverage);
+  gh_run_spec spec;
+  spec_of (c, &spec);
+  gh_error error = { 0 };
+  gh_result result;
+  gh_status status = gh_engine_set_bins (engine, c->bins, GH_STRATEGY_AUTO, &error);
+  if (status == GH_OK)
+    status = count_in_strips (engine, &spec, pixels, coverage, strip_rows, &result, &error);
+  CHECK (status == GH_OK, "%s: %s", c->name, error.message);
+  if (status == GH_OK)
+    {
+      printf ("# %s: %d columns on %s\n", c->name, spec.waveform_columns, result.backend);
+      check_against_reference (c, &spec, &result, GH_SCOPE_WAVEFORM, pixels, coverage);
+      check_column_sums (c, &result);
+      if (c->vectorscope)
+        {
+          check_against_reference (c, &spec, &result, GH_SCOPE_VECTORSCOPE, pixels, coverage);
+          check_vectorscope_shape (c, &result);
+        }
+      gh_result_clear (&result);
+    }
+  free (pixels);
+  free (coverage);
+}
+
+/* Bad scopes are refused before anything is counted. */
+static void
+check_refusals (gh_engine *engine)
+{
+  static const struct
+  {
+    int channels, columns, vectorscope;
+    unsigned mask;
+  } bad[]
+      = { { 3, -1, 0, 0 }, { 3, 101, 0, 0 }, { 1, 10, 1, 0 }, { 2, 10, 1, 0 }, { 3, 10, 0, 0x8 } };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      gh_run_spec spec;
+      gh_run_spec_init (&spec, 100, 10, bad[i].channels, 1);
+      spec.waveform_columns = bad[i].columns;
+      spec.vectorscope = bad[i].vectorscope;
+      spec.waveform_channels = bad[i].mask;
+      gh_error error = { 0 };
+      gh_run *run = gh_run_begin_spec (engine, &spec, &error);
+      CHECK (run == NULL && error.status == GH_ERROR_INVALID_ARGUMENT, "bad scope %zu refused (%s)",
+             i, error.message);
+      if (run)
+        gh_run_abort (run);
+    }
+  gh_run_spec spec;
+  gh_run_spec_init (&spec, 4096, 10, 4, 2);
+  spec.derived = 1;
+  spec.waveform_columns = 4096;
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CPU;
+  options.memory_budget = (size_t) 64 << 20;
+  options.bins = 65536;
+  gh_error error = { 0 };
+  gh_engine *small = gh_engine_new (&options, &error);
+  gh_run *run = small ? gh_run_begin_spec (small, &spec, &error) : NULL;
+  CHECK (run == NULL && error.status == GH_ERROR_OUT_OF_MEMORY
+             && strstr (error.message, "memory budget"),
+         "a waveform past the memory budget is refused, naming it (%s)", error.message);
+  gh_engine_free (small);
+}
+
+static gh_engine *
+engine_for (gh_backend backend, size_t budget)
+{
+  gh_options options;
+  gh_options_init (&options);
+  options.backend = backend;
+  options.methods = GH_ALL_METHODS;
+  options.repetitions = 1;
+  options.memory_budget = budget;
+  gh_error error = { 0 };
+  return gh_engine_new (&options, &error);
+}
+
+static void
+run_all (gh_backend backend, int strip_rows)
+{
+  gh_engine *engine = engine_for (backend, 0);
+  CHECK (engine != NULL, "an engine");
+  if (!engine)
+    return;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    if (cases[i].width * cases[i].height < 1000000 || (on_gpu && !getenv ("GPUHIST_TEST_QUICK")))
+      run_case (engine, &cases[i], strip_rows);
+  /* Counted once by FASTEST, in the background: the plug-in's and gpuhist's usual run. */
+  if (getenv ("GPUHIST_TEST_QUICK"))
+    {
+      gh_engine_free (engine);
+      return;
+    }
+  gh_engine_set_methods (engine, GH_METHOD_BIT (GH_METHOD_FASTEST), 0);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    run_case (engine, &cases[i], strip_rows);
+  gh_engine_free (engine);
+}
+
+/* A fault on the second strip: the run ends on the CPU with the same tables. */
+static void
+run_with_fault (gh_backend backend)
+{
+  static const char *const faults[] = { "kernel", "copy", "oom" };
+  for (size_t f = 0; f < sizeof faults / sizeof faults[0]; f++)
+    {
+      setenv ("GPUHIST_FAULT", faults[f], 1);
+      setenv ("GPUHIST_FAULT_AFTER", "2", 1);
+      gh_engine *engine = engine_for (backend, 0);
+      unsetenv ("GPUHIST_FAULT");
+      unsetenv ("GPUHIST_FAULT_AFTER");
+      CHECK (engine != NULL, "an engine for the %s fault", faults[f]);
+      if (!engine)
+        continue;
+      run_case (engine, &cases[1], 9);
+      run_case (engine, &cases[6], 9);
+      CHECK (!gh_engine_uses_gpu (engine), "the %s fault moved the engine to the CPU", faults[f]);
+      gh_engine_free (engine);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  test_init ();
+  const int gpu = argc > 1 && strcmp (argv[1], "gpu") == 0;
+  on_gpu = gpu;
+  if (gpu)
+    {
+      gh_engine *probe = engine_for (GH_BACKEND_CUDA, 0);
+      if (!probe)
+        {
+          printf ("# no usable GPU: skipped\n");
+          return TEST_SKIP;
+        }
+      gh_engine_free (probe);
+    }
+  else
+    setenv ("GPUHIST_TEST_SIMULATED_GPU", "1", 1);
+  const gh_backend backend = gpu ? GH_BACKEND_CUDA : GH_BACKEND_CPU;
+  run_all (backend, 0);
+  /* Many strips, each starting on a new row (not in the quick run racecheck makes). */
+  if (!getenv ("GPUHIST_TEST_QUICK"))
+    run_all (backend, 7);
+  gh_engine *engine = engine_for (backend, 0);
+  check_refusals (engine);
+  gh_engine_free (engine);
+  /* AUTO: the real GPU, or the simulated one, each falling back to the CPU.  Not under
+   * compute-sanitizer, which reports the injected faults as the errors they are. */
+  if (!getenv ("GPUHIST_TEST_NO_FAULTS"))
+    run_with_fault (GH_BACKEND_AUTO);
+  printf ("%s\n", test_failures ? "FAILED" : "ok");
+  return test_failures ? 1 : 0;
+}
