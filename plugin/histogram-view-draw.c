@@ -102,15 +102,13 @@ scale_max (const GpuhistHistogramView *view, int bins)
   return max;
 }
 
-/* One channel's outline, filled. */
+/* One channel's outline as a closed path along the plot's bottom. */
 static void
-draw_channel (const GpuhistHistogramView *view, cairo_t *cr, const Plot *p, int c, uint64_t max)
+trace_channel (const GpuhistHistogramView *view, cairo_t *cr, const Plot *p, int c, uint64_t max)
 {
   const uint64_t *counts = view->counts + (size_t) c * p->bins;
   double bottom = p->area.y + p->area.height;
-  double rgb[3];
 
-  gpuhist_channel_color (view->channel_names[c], rgb);
   cairo_new_path (cr);
   cairo_move_to (cr, p->area.x, bottom);
   for (int i = 0; i < p->columns; i++)
@@ -128,8 +126,23 @@ draw_channel (const GpuhistHistogramView *view, cairo_t *cr, const Plot *p, int 
     }
   cairo_line_to (cr, p->area.x + p->area.width, bottom);
   cairo_close_path (cr);
-  cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.30);
-  cairo_fill_preserve (cr);
+}
+
+/* One channel, shaded (fill) or outlined (line) in its colour. */
+static void
+draw_channel (const GpuhistHistogramView *view, cairo_t *cr, const Plot *p, int c, uint64_t max,
+              gboolean outline)
+{
+  double rgb[3];
+
+  gpuhist_channel_color (view->channel_names[c], rgb);
+  trace_channel (view, cr, p, c, max);
+  if (!outline)
+    {
+      cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.30);
+      cairo_fill (cr);
+      return;
+    }
   cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
   cairo_set_line_width (cr, 1.5);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
@@ -194,7 +207,8 @@ draw_frame (GtkWidget *widget, cairo_t *cr, const Plot *p)
   cairo_stroke (cr);
 }
 
-/* The curves, clipped to the plot, in draw_rank's order. */
+/* The curves, clipped to the plot, in draw_rank's order: every shade first, then every outline,
+ * so that no curve's line disappears under another channel's shade. */
 static void
 draw_curves (const GpuhistHistogramView *view, cairo_t *cr, const Plot *p)
 {
@@ -203,10 +217,11 @@ draw_curves (const GpuhistHistogramView *view, cairo_t *cr, const Plot *p)
   cairo_save (cr);
   cairo_rectangle (cr, p->area.x, p->area.y - 1, p->area.width, p->area.height + 1);
   cairo_clip (cr);
-  for (int rank = 0; rank < N_DRAW_RANKS; rank++)
-    for (int c = 0; c < view->channels; c++)
-      if (view->visible[c] && draw_rank (view->channel_names[c]) == rank)
-        draw_channel (view, cr, p, c, max);
+  for (int outline = 0; outline <= 1; outline++)
+    for (int rank = 0; rank < N_DRAW_RANKS; rank++)
+      for (int c = 0; c < view->channels; c++)
+        if (view->visible[c] && draw_rank (view->channel_names[c]) == rank)
+          draw_channel (view, cr, p, c, max, outline);
   cairo_restore (cr);
 }
 

@@ -151,7 +151,7 @@ count_at (size_t i)
                                       10000000000000000000ull,
                                       9999999999999999999ull };
   const size_t n = sizeof special / sizeof special[0];
-  return i < n ? special[i] : (i * 2654435761u) % (1u << (i % 40));
+  return i < n ? special[i] : (i * 2654435761u) % (UINT64_C (1) << (i % 40));
 }
 
 static void

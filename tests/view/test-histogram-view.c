@@ -7,7 +7,8 @@
  *     them, and the columns cover a power of two of bins that brings them to the plot's width;
  *   - at 256 bins every bin has a column of its own and the hover text says "Level N";
  *   - the range from the keyboard (Shift with the arrow keys stretches it, Escape clears it) and
- *     its shading (issue 15).
+ *     its shading (issue 15);
+ *   - every curve's line over every channel's shade (green under luminance's shade, issue 26).
  *
  * Exit status: 0 passed, 1 failed, 77 skipped (no display: meson runs it under xvfb-run).
  */
@@ -69,17 +70,13 @@ reddish (const guchar *p)
   return p[0] > 150 && p[1] < 100 && p[2] < 100;
 }
 
-/* Draws the view with these counts (one channel, "red") and reads the curve back. */
+/* Gives the view these counts and waits until it has drawn them. */
 static void
-render (GtkWidget *window, GtkWidget *view, const uint64_t *counts, int bins, Curve *curve)
+show_counts (GtkWidget *view, const uint64_t *counts, int channels, int bins,
+             const char *const *names)
 {
-  static const char *const names[] = { "red" };
-  GdkPixbuf *pixbuf;
-  int rowstride, channels, x, y, base_count = 0;
-  const guchar *pixels;
-
   drawn = FALSE;
-  gpuhist_histogram_view_set_data (GPUHIST_HISTOGRAM_VIEW (view), counts, 1, bins, names);
+  gpuhist_histogram_view_set_data (GPUHIST_HISTOGRAM_VIEW (view), counts, channels, bins, names);
   for (int i = 0; i < 2000 && !drawn; i++)
     {
       while (gtk_events_pending ())
@@ -89,6 +86,18 @@ render (GtkWidget *window, GtkWidget *view, const uint64_t *counts, int bins, Cu
     }
   while (gtk_events_pending ())
     gtk_main_iteration ();
+}
+
+/* Draws the view with these counts (one channel, "red") and reads the curve back. */
+static void
+render (GtkWidget *window, GtkWidget *view, const uint64_t *counts, int bins, Curve *curve)
+{
+  static const char *const names[] = { "red" };
+  GdkPixbuf *pixbuf;
+  int rowstride, channels, x, y, base_count = 0;
+  const guchar *pixels;
+
+  show_counts (view, counts, 1, bins, names);
 
   memset (curve, 0, sizeof *curve);
   pixbuf = gtk_offscreen_window_get_pixbuf (GTK_OFFSCREEN_WINDOW (window));
@@ -356,6 +365,52 @@ test_range_keys (GtkWidget *window, GtkWidget *view)
   CHECK (shaded_columns (window) == 0, "no range, no shading");
 }
 
+/* Columns holding a pixel of exactly this colour (within a rounding step or two). */
+static int
+columns_of_colour (GtkWidget *window, const guchar rgb[3])
+{
+  GdkPixbuf *pixbuf = gtk_offscreen_window_get_pixbuf (GTK_OFFSCREEN_WINDOW (window));
+  int n = 0;
+
+  for (int x = 0; pixbuf != NULL && x < gdk_pixbuf_get_width (pixbuf); x++)
+    for (int y = 0; y < gdk_pixbuf_get_height (pixbuf); y++)
+      {
+        const guchar *p = gdk_pixbuf_get_pixels (pixbuf) + x * gdk_pixbuf_get_n_channels (pixbuf)
+                          + y * gdk_pixbuf_get_rowstride (pixbuf);
+
+        if (abs (p[0] - rgb[0]) <= 3 && abs (p[1] - rgb[1]) <= 3 && abs (p[2] - rgb[2]) <= 3)
+          {
+            n++;
+            break;
+          }
+      }
+  if (pixbuf != NULL)
+    g_object_unref (pixbuf);
+  return n;
+}
+
+/* Luminance is shaded on top of green everywhere here, yet green's line keeps its own colour
+ * along the whole plot: every shade is drawn before any line. */
+static void
+test_lines_over_shades (GtkWidget *window, GtkWidget *view)
+{
+  static const char *const names[] = { "green", "luminance" };
+  static const guchar green[3] = { 13, 166, 26 }; /* gpuhist_channel_color's green, in 8 bits */
+  uint64_t counts[2 * 256];
+  int columns;
+
+  for (int i = 0; i < 256; i++)
+    {
+      counts[i] = 40 + i % 7;
+      counts[256 + i] = 100;
+    }
+  show_counts (view, counts, 2, 256, names);
+  columns = columns_of_colour (window, green);
+  CHECK (columns > VIEW_WIDTH * 3 / 4,
+         "green's line is drawn over luminance's shade: %d of %d columns in its own colour",
+         columns, VIEW_WIDTH);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -376,6 +431,7 @@ main (int argc, char **argv)
   test_wide (window, view);
   test_narrow (window, view);
   test_range_keys (window, view);
+  test_lines_over_shades (window, view);
 
   gtk_widget_destroy (window);
   printf (failures ? "# %d failed\n" : "# all passed\n", failures);
