@@ -36,6 +36,8 @@ Then, from outside GIMP as a user would:
 With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine), steps 4 and 5
 also require the dialog's backend line to name the GPU, after the first count and after the
 Re-run at more bins.  --timeline FILE writes when each Re-run happened (timeline.py).
+--layout-only (the laptop's screen in meson) runs steps 1 to 4, 6 and 7 only: the same dialog
+on a smaller screen behaves the same; what changes is what fits and what scrolls.
 
 Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool, ImageMagick or GIMP).
 Output: TAP-like lines for people; the exit status is what meson reads.
@@ -177,8 +179,9 @@ def stop(proc, grace=10):
         proc.wait()
 
 
-def batch_script(version, work):
-    """Script-Fu: a plasma image, displayed, clean; the plug-in interactively; then the checks."""
+def batch_script(version, work, coverage=True):
+    """Script-Fu: a plasma image, displayed, clean; the plug-in interactively; then the checks
+    (the selection's coverage, pixel by pixel, only when asked: it takes GIMP a while)."""
     def path(name):
         return '"%s"' % os.path.join(work, name).replace("\\", "\\\\").replace('"', '\\"')
 
@@ -262,13 +265,14 @@ def batch_script(version, work):
              (list (vector-length shown) (gh-sums shown 6) (gh-same? shown counted)))
     (gh-note %(vector_file)s shown)
     (gh-note %(bounds_file)s bounds)
-    (gh-note %(coverage_file)s (apply gh-coverage (cons img bounds))))
+    (gh-note %(coverage_file)s %(coverage)s))
   %(after)s
   (gh-note %(done)s "done"))
 """ % dict(new_layer=new_layer, plasma=plasma, precision=precision,
            before=export_to("before.png"), started=path("started"), run=run, again=again,
            counts_of=counts_of, dirty_file=path("dirty"), counts_file=path("counts"),
            vector_file=path("vector"), bounds_file=path("bounds"), coverage_file=path("coverage"),
+           coverage="(apply gh-coverage (cons img bounds))" if coverage else "0",
            dirty=dirty, after=export_to("after.png"), done=path("done"))
 
 
@@ -308,6 +312,70 @@ def read_numbers(path):
     return [float(v) for v in re.findall(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?", open(path).read())]
 
 
+def interact(args, checks, env, window, python, work, timeline, undo):
+    """Steps 4b to 5b, as a user would: what was counted, the derived curves, the visible image,
+    more bins and a range; returns the bins of the last count and the Counting that read it."""
+    # 4b. Issue 15: what was counted, the value and luminance curves, and a Re-run of the
+    # visible image.
+    counting = Counting(checks, Window(env, window), python, env, work, timeline)
+    if python is None:
+        checks.note("SKIP the counted line, the derived curves' boxes and the visible "
+                    "image: they are read through at-spi")
+    else:
+        counting.read_counted()
+        counting.toggle_derived()
+        checks.ok(counting.keyboard_ready(), "the dialog takes keys (Alt+L toggles "
+                  "Logarithmic)")
+        timeline.ready()
+        counting.rerun_visible()
+        undo.append(a11y.undo_rows(python, env))
+
+    # 5. More bins (issue 8): the combo from the keyboard, then Re-run.
+    bins, keys = MORE_BINS[args.gimp_version]
+    if python is not None:
+        checks.ok(counting.choose("alt+i", keys, str(bins)),
+                  "Bins per channel: %d picked from the keyboard" % bins)
+    else:
+        counting.window.keys("alt+i", *keys)
+    xdotool(env, "windowfocus", "--sync", window)
+    timeline.ready()
+    pressed = time.time()
+    xdotool(env, "key", "--clearmodifiers", "alt+e")
+    strategy = "%d bins a channel; the fastest kernel ran as: " % bins
+    if python is None:
+        time.sleep(8.0)  # a 320 x 200 layer: the Re-run is long done by then
+        timeline.add("rerun-bins", pressed)
+        checks.note("SKIP the strategy line: no at-spi here; the counts the call returns "
+                    "stand for the Re-run")
+    else:
+        found = [l for l in a11y.labels(python, env, strategy, ["bins a channel"], 60)
+                 if strategy in l]
+        timeline.add("rerun-bins", pressed)
+        checks.ok(bool(found) and re.search(
+            r"ran as: \S.* It took \d+\.\d\d× the read-only ceiling's time\.",
+            found[0]) is not None,
+            "after picking %d bins and Re-run: the line under the timing table gives the "
+            "bins, the strategy and its time against the read-only ceiling" % bins,
+            found[0] if found else "not found")
+        check_backend_line(checks, python, env, "the Re-run at %d bins" % bins)
+    time.sleep(1.0)
+    again = os.path.join(args.outdir, "dialog-gimp%s-%d.png" % (args.gimp_version, bins))
+    subprocess.run(["import", "-window", window, again], env=env, timeout=60)
+    width, height, pixels = read_ppm(again, env)
+    counts = {name: curve_columns(width, pixels, colour) for name, colour in CURVES.items()}
+    checks.ok(all(n >= MIN_CURVE_COLUMNS for n in counts.values()),
+              "at %d bins the histogram is drawn in red, green and blue" % bins, str(counts))
+
+    # 5b. Issue 15: a range dragged across the plot, and the clipping columns.
+    if python is not None:
+        undo.append(a11y.undo_rows(python, env))
+        counting.compare()
+        counting.select_range(os.path.join(args.outdir,
+                                           "dialog-gimp%s-range.png" % args.gimp_version))
+
+    return bins, counting
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--gimp", default="", help="the GIMP binary (gimp-2.10, gimp-3.0)")
@@ -318,6 +386,8 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     parser.add_argument("--timeline", default=None, metavar="FILE",
                         help="write when each Re-run happened (timeline.py)")
+    parser.add_argument("--layout-only", action="store_true",
+                        help="steps 1-4, 6 and 7 only: what a screen size changes")
     parser.add_argument("--screen", default=DEFAULT_SCREEN,
                         help="Xvfb's screen, WxH (default %s; 1366x768: a laptop's)"
                         % DEFAULT_SCREEN)
@@ -374,7 +444,7 @@ def main():
     if args.gimp_version == "2" and not gtk2_bridge:
         python = None
 
-    script = batch_script(args.gimp_version, work)
+    script = batch_script(args.gimp_version, work, coverage=not args.layout_only)
     with open(os.path.join(work, "batch.scm"), "w") as f:
         f.write(script)
     log = open(os.path.join(work, "gimp.log"), "w")
@@ -438,64 +508,13 @@ def main():
                       "|".join(first))
             check_backend_line(checks, python, env, "the first count")
 
-        # 4b. Issue 15: what was counted, the value and luminance curves, and a Re-run of the
-        # visible image.
-        counting = Counting(checks, Window(env, window), python, env, work, timeline)
+        # 4b to 5b, unless only the layout is checked (the small screen: the same dialog, so
+        # the same behaviour; what it changes is what fits and what scrolls).
         undo = [a11y.undo_rows(python, env)] if python is not None else []
-        if python is None:
-            checks.note("SKIP the counted line, the derived curves' boxes and the visible "
-                        "image: they are read through at-spi")
-        else:
-            counting.read_counted()
-            counting.toggle_derived()
-            checks.ok(counting.keyboard_ready(), "the dialog takes keys (Alt+L toggles "
-                      "Logarithmic)")
-            timeline.ready()
-            counting.rerun_visible()
-            undo.append(a11y.undo_rows(python, env))
-
-        # 5. More bins (issue 8): the combo from the keyboard, then Re-run.
-        bins, keys = MORE_BINS[args.gimp_version]
-        if python is not None:
-            checks.ok(counting.choose("alt+i", keys, str(bins)),
-                      "Bins per channel: %d picked from the keyboard" % bins)
-        else:
-            counting.window.keys("alt+i", *keys)
-        xdotool(env, "windowfocus", "--sync", window)
-        timeline.ready()
-        pressed = time.time()
-        xdotool(env, "key", "--clearmodifiers", "alt+e")
-        strategy = "%d bins a channel; the fastest kernel ran as: " % bins
-        if python is None:
-            time.sleep(8.0)  # a 320 x 200 layer: the Re-run is long done by then
-            timeline.add("rerun-bins", pressed)
-            checks.note("SKIP the strategy line: no at-spi here; the counts the call returns "
-                        "stand for the Re-run")
-        else:
-            found = [l for l in a11y.labels(python, env, strategy, ["bins a channel"], 60)
-                     if strategy in l]
-            timeline.add("rerun-bins", pressed)
-            checks.ok(bool(found) and re.search(
-                r"ran as: \S.* It took \d+\.\d\d× the read-only ceiling's time\.",
-                found[0]) is not None,
-                "after picking %d bins and Re-run: the line under the timing table gives the "
-                "bins, the strategy and its time against the read-only ceiling" % bins,
-                found[0] if found else "not found")
-            check_backend_line(checks, python, env, "the Re-run at %d bins" % bins)
-        time.sleep(1.0)
-        again = os.path.join(args.outdir, "dialog-gimp%s-%d.png" % (args.gimp_version, bins))
-        subprocess.run(["import", "-window", window, again], env=env, timeout=60)
-        width, height, pixels = read_ppm(again, env)
-        counts = {name: curve_columns(width, pixels, colour) for name, colour in CURVES.items()}
-        checks.ok(all(n >= MIN_CURVE_COLUMNS for n in counts.values()),
-                  "at %d bins the histogram is drawn in red, green and blue" % bins, str(counts))
-
-        # 5b. Issue 15: a range dragged across the plot, and the clipping columns.
-        if python is not None:
-            undo.append(a11y.undo_rows(python, env))
-            counting.compare()
-            counting.select_range(os.path.join(args.outdir,
-                                               "dialog-gimp%s-range.png" % args.gimp_version))
+        counting = None
+        bins = 256
+        if not args.layout_only:
+            bins, counting = interact(args, checks, env, window, python, work, timeline, undo)
 
         # 6. Close, from the keyboard.
         xdotool(env, "windowfocus", "--sync", window)
@@ -521,16 +540,18 @@ def main():
         checks.ok(os.path.exists(done), "the batch went on after the plug-in returned")
         if python is not None:
             undo.append(a11y.undo_rows(python, env))
-        if python is not None and args.gimp_version == "3" and undo == [None] * 4:
+        if python is not None and args.gimp_version == "3" and undo == [None] * len(undo):
             # GIMP 3.0's dock tabs have no accessible names and its windows hold three tree
             # tables, not all of them tables to at-spi: the image-is-clean check below stands
             # for the undo history there.
             checks.note("SKIP GIMP 3.0's Undo History: not told apart through at-spi")
         elif python is not None:
-            checks.ok(undo == [UNDO_ROWS] * 4,
+            checks.ok(undo == [UNDO_ROWS] * (2 if args.layout_only else 4),
                       "GIMP's Undo History shows the batch's %d rows throughout: after the "
-                      "first count, the Re-run of the visible image, the Re-run at more bins, "
-                      "and after the dialog" % UNDO_ROWS, "rows: %s" % undo)
+                      "first count, %sand after the dialog"
+                      % (UNDO_ROWS, "" if args.layout_only else
+                         "the Re-run of the visible image, the Re-run at more bins, "),
+                      "rows: %s" % undo)
         checks.ok(gimp_proc.poll() is None, "GIMP is still running")
         dirty = open(os.path.join(work, "dirty")).read().strip() if os.path.exists(
             os.path.join(work, "dirty")) else "?"
@@ -555,7 +576,7 @@ def main():
                   "the interactive call returned the Re-run's %d bins of six channels, the "
                   "colours adding up to less than alpha, equal to a non-interactive call at "
                   "%d bins" % (bins, bins), "(length (sums) same): " + returned)
-        if python is not None:
+        if counting is not None:
             counting.check_against_counts(read_numbers(os.path.join(work, "vector")), bins,
                                           read_numbers(os.path.join(work, "coverage"))[0]
                                           / 255.0,
