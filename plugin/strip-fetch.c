@@ -132,16 +132,18 @@ next_piece (GpuhistStripFetch *f, Piece *piece)
   return TRUE;
 }
 
-/* The piece's pixels and coverage, straight into the slot's rows (GIMP's tile requests). */
+/* The piece's pixels and coverage, straight into the slot's rows (GIMP's tile requests): at its
+ * own row of the band and its own column, since a band is fetched a tile row at a time. */
 static void
 fetch_piece (GpuhistStripFetch *f, const Piece *piece)
 {
   const GpuhistSource *source = f->stream.source;
-  int column = piece->rect.x - source->area.x;
+  size_t column = (size_t) (piece->rect.x - source->area.x);
+  size_t row = (size_t) (piece->rect.y - piece->slot->y);
 
   gegl_buffer_get (source->buffer, &piece->rect, 1.0, f->stream.fetch_format,
-                   piece->slot->raw + (size_t) column * f->stream.fetch_bpp, (gint) f->raw_row,
-                   GEGL_ABYSS_NONE);
+                   piece->slot->raw + row * f->raw_row + column * f->stream.fetch_bpp,
+                   (gint) f->raw_row, GEGL_ABYSS_NONE);
   if (piece->slot->plane != NULL)
     {
       GeglRectangle mask = piece->rect;
@@ -150,7 +152,7 @@ fetch_piece (GpuhistStripFetch *f, const Piece *piece)
       mask.y += source->coverage_dy;
       /* ABYSS_NONE: where the layer lies outside the image, the selection is 0 there. */
       gegl_buffer_get (source->coverage_buffer, &mask, 1.0, source->coverage_format,
-                       piece->slot->plane + (size_t) column * source->coverage_bytes,
+                       piece->slot->plane + row * f->plane_row + column * source->coverage_bytes,
                        (gint) f->plane_row, GEGL_ABYSS_NONE);
     }
 }

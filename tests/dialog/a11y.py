@@ -2,17 +2,19 @@
 
 Each probe runs in a Python that has pyatspi (a11y_python: the distribution's, where a venv's
 has not), as a child process on the test's private session bus, and prints what it found, one
-thing a line; the functions here parse that.  GIMP 2.10 (GTK 2) reaches at-spi through GTK's
+thing a line; the functions here parse that.  With pid, a probe walks only the application of
+that process (two plug-in processes show two dialogs of the same names: follow-two-tests.py).  GIMP 2.10 (GTK 2) reaches at-spi through GTK's
 atk-bridge module (Debian: libatk-adaptor), GIMP 3.0 (GTK 3) has it built in.
 """
 
+import json
 import os
 import subprocess
 import sys
 
 # The widgets every probe walks: the whole desktop, 40 levels deep at most.
 WALK = r"""
-import sys, time
+import os, sys, time
 import pyatspi
 
 def walk(node, visit, depth=0):
@@ -32,8 +34,15 @@ def walk(node, visit, depth=0):
 
 def walk_desktop(visit):
     desktop = pyatspi.Registry.getDesktop(0)
+    pid = int(os.environ.get("A11Y_APP_PID", "0"))
     for i in range(desktop.childCount):
-        walk(desktop.getChildAtIndex(i), visit)
+        app = desktop.getChildAtIndex(i)
+        try:
+            if pid and app.get_process_id() != pid:
+                continue
+        except Exception:
+            continue
+        walk(app, visit)
 """
 
 # The labels that hold one of argv[3:], once one holds argv[2] (or argv[1] seconds are up).
@@ -88,6 +97,39 @@ for name, node in found.items():
     print("widget %d %d %d %d %d %s" % (e.x, e.y, e.width, e.height, checked, name))
 """
 
+# What the dialog shows as it changes, for argv[1] seconds (follow-busy-tests.py): every 50 ms
+# the showing labels that start with one of argv[3:] and the first row of the table named
+# argv[2], a line "sample TIME JSON" each time they change.  The nodes are found once: a walk
+# of the whole tree takes longer than the moments it must not miss.
+WATCH = WALK + r"""
+import json
+labels, tables = [], []
+walk_desktop(lambda node, name, role: labels.append(node) if role == "label"
+             else tables.append(node) if name == sys.argv[2] else None)
+def showing(node):
+    try:
+        name = node.name or ""
+        if any(name.startswith(p) for p in sys.argv[3:]) and \
+                node.getState().contains(pyatspi.STATE_SHOWING):
+            return name.replace("\n", " ")
+    except Exception:
+        pass
+    return None
+def first_row():
+    try:
+        table = tables[0].queryTable()
+        return [table.getAccessibleAt(0, c).name for c in range(table.nColumns)]
+    except Exception:
+        return []
+deadline = time.time() + float(sys.argv[1])
+last = None
+while time.time() < deadline:
+    now = [[t for t in map(showing, labels) if t is not None], first_row()]
+    if now != last:
+        print("sample %.3f %s" % (time.time(), json.dumps(now)), flush=True)
+        last = now
+    time.sleep(0.05)
+"""
 
 # The rows of GIMP's Undo History dockable: the tree table of GIMP's own windows (its page tab
 # is named in GIMP 2.10 only; the test's session docks nothing else that holds one).
@@ -135,32 +177,60 @@ def python_with_pyatspi():
     return None
 
 
-def _probe(python, env, code, seconds, *args):
+def _probe_env(env, pid):
+    if not pid:
+        return env
+    return dict(env, A11Y_APP_PID=str(pid))
+
+
+def _probe(python, env, code, seconds, *args, pid=None):
     result = subprocess.run([python, "-c", code, str(seconds)] + [str(a) for a in args],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            timeout=seconds + 90)
+                            env=_probe_env(env, pid), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=seconds + 90)
     if result.returncode != 0:
         for line in result.stderr.decode().splitlines()[-3:]:
             print("# a11y probe: " + line, flush=True)
     return result.stdout.decode().splitlines()
 
 
-def labels(python, env, until, holding, seconds=30):
+def labels(python, env, until, holding, seconds=30, pid=None):
     """The labels that hold one of `holding`, once one holds `until`, one line each."""
     return [line[len("label "):] for line in _probe(python, env, LABELS, seconds, until,
-                                                    *holding) if line.startswith("label ")]
+                                                    *holding, pid=pid)
+            if line.startswith("label ")]
 
 
-def label_starting(python, env, start, seconds=30):
+def label_starting(python, env, start, seconds=30, pid=None):
     """The first label whose text starts with `start`, or None."""
-    found = [l for l in labels(python, env, start, [start], seconds) if l.startswith(start)]
+    found = [l for l in labels(python, env, start, [start], seconds, pid)
+             if l.startswith(start)]
     return found[0] if found else None
 
 
-def table_rows(python, env, name, seconds=20):
+def table_rows(python, env, name, seconds=20, pid=None):
     """The rows of the accessible table `name`, each a list of its cells' texts."""
-    return [line[len("row "):].split("|") for line in _probe(python, env, TABLE, seconds, name)
+    return [line[len("row "):].split("|")
+            for line in _probe(python, env, TABLE, seconds, name, pid=pid)
             if line.startswith("row ")]
+
+
+def start_watch(python, env, table, prefixes, seconds, pid=None):
+    """Watches the dialog in the background (WATCH); watch_samples reads what it saw."""
+    return subprocess.Popen([python, "-c", WATCH, str(seconds), table] + list(prefixes),
+                            env=_probe_env(env, pid), stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+
+
+def watch_samples(proc):
+    """[(time, showing labels, the table's first row)] once the watch has ended."""
+    out, _ = proc.communicate(timeout=120)
+    samples = []
+    for line in out.decode().splitlines():
+        if line.startswith("sample "):
+            _, when, data = line.split(" ", 2)
+            shown, row = json.loads(data)
+            samples.append((float(when), shown, row))
+    return samples
 
 
 def widgets(python, env, names, seconds=20):

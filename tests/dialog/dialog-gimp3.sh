@@ -5,8 +5,8 @@
 #
 #   dialog-gimp3.sh SRCDIR WORKDIR CUDA(enabled|disabled) [--script NAME] [its options...]
 #
-# --script follow-tests.py runs that script of tests/dialog instead of dialog-tests.py (and skips
-# the widget's own test, which the dialog suite runs).
+# --script follow-tests.py (or follow-busy-tests.py) runs that script of tests/dialog instead of
+# dialog-tests.py (and skips the widget's own test, which the dialog suite runs).
 #
 # Exit 77 (skipped) when the root cannot be made.
 set -u

@@ -8,22 +8,33 @@ the image window, each edit must show in the dialog by itself, its statistics ta
 the one a fresh Re-run (Alt+E) gives:
 
   1. Select All, then Edit > Clear (Delete): the layer turns white;
-  2. Edit > Fill with FG Color (Ctrl+comma): black;
+  2. Edit > Fill with FG Color (Ctrl+comma): black; that count is the engine's fourth run, where
+     a kernel fault strikes (GPUHIST_FAULT=kernel, GPUHIST_FAULT_RUN=4), on the simulated GPU
+     (GPUHIST_TEST_SIMULATED_GPU=1) or, with GPUHIST_TEST_REQUIRE_GPU=1
+     (tools/device-gimp-check), on the real one: the backend line says the CPU counted, and
+     following goes on;
   3. the active layer switched (Page Up): "Top" is counted;
   4. the selection changed (the rectangle select tool dragged across the canvas);
-  5. the active layer deleted (Layer > Delete Layer, from the keyboard: Alt+L, D):
+  5. the selection removed (Select > None, Shift+Ctrl+A): the whole layer is counted;
+  6. the layer resized (Layer > Layer to Image Size: "Top" is smaller than the image);
+  7. the image converted to grayscale (Image > Mode > Grayscale): gray has no red, green or
+     blue;
+  8. the image converted to 16 bits (Image > Precision > 16 bit integer) with the dialog at 4096
+     bins, where 16 bits count into bins of their own and 8 bits into 256;
+  9. the active layer deleted (Layer > Delete Layer, from the keyboard: Alt+L, D):
      the dialog follows the layer that becomes active;
-  6. a kernel fault in the engine's fourth run (GPUHIST_FAULT=kernel, GPUHIST_FAULT_RUN=4: the
-     count that follows step 2), on the simulated GPU (GPUHIST_TEST_SIMULATED_GPU=1) or, with
-     GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check), on the real one: the backend line says
-     the CPU counted, and following goes on;
-  7. the image closed (Ctrl+W, Discard Changes): in GIMP 2.10 the dialog says so and stops; GIMP
-     3.0 keeps the image of a running call alive (the call's arguments hold it), so there the
+  10. the image closed (Ctrl+W, Discard Changes): in GIMP 2.10 the dialog says so and stops;
+     GIMP 3.0 keeps the image of a running call alive (the call's arguments hold it), so there the
      dialog survives and a Re-run counts what GIMP keeps;
-  8. Close: the dialog goes, GIMP still runs, and no plug-in crashed.
+  11. Close: the dialog goes, GIMP still runs, and no plug-in crashed.
 
---no-follow runs the same with following switched off by the dialog's own check box (Alt+K, "Keep up with the image")
-first: step 1 must then fail, which shows that the test sees following (docs/RELIABILITY.md).
+Menu commands without a key of their own (6 to 8) go through GIMP's action search ("/", the
+command's name, Return), as a user may; a command that asks (the precision's dithering) is
+confirmed with Return.  Edits while a count runs, and two dialogs at once: follow-busy-tests.py.
+
+--no-follow runs the same with following switched off by the dialog's own check box (Alt+K,
+"Keep up with the image") first: step 1 must then fail, which shows that the test sees
+following (docs/RELIABILITY.md).
 
 Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool or GIMP).
 """
@@ -63,16 +74,20 @@ SESSIONRC = """(session-info "toplevel"
 """
 
 
+# "Top" is smaller than the image and off its corner, so that Layer to Image Size resizes it.
+TOP = (240, 150, 40, 25)
+
+
 def batch_script(version, work):
     done = '"%s"' % os.path.join(work, "done")
     if version == "3":
-        layer = '(gimp-layer-new img "%s" 320 200 RGB-IMAGE 100 LAYER-MODE-NORMAL)'
+        layer = '(gimp-layer-new img "{name}" {width} {height} RGB-IMAGE 100 LAYER-MODE-NORMAL)'
         plasma = ('(gimp-drawable-merge-new-filter %s "gegl:plasma" 0 LAYER-MODE-REPLACE 1.0 '
                   '"seed" %d "turbulence" 2.5 "width" 320 "height" 200)')
         run = '(plug-in-gpu-histogram RUN-INTERACTIVE img (vector bottom) "" 0 FALSE)'
         activate = "(gimp-image-set-selected-layers img (vector bottom))"
     else:
-        layer = '(gimp-layer-new img 320 200 RGB-IMAGE "%s" 100 LAYER-MODE-NORMAL)'
+        layer = '(gimp-layer-new img {width} {height} RGB-IMAGE "{name}" 100 LAYER-MODE-NORMAL)'
         plasma = "(plug-in-plasma RUN-NONINTERACTIVE img %s %d 2.5)"
         run = '(plug-in-gpu-histogram RUN-INTERACTIVE img bottom "" 0 FALSE 256 0 0)'
         activate = "(gimp-image-set-active-layer img bottom)"
@@ -82,6 +97,7 @@ def batch_script(version, work):
        (top (car %(top)s)))
   (gimp-image-insert-layer img bottom 0 0)
   (gimp-image-insert-layer img top 0 0)
+  (gimp-layer-set-offsets top %(top_x)d %(top_y)d)
   %(plasma_bottom)s
   %(plasma_top)s
   %(activate)s
@@ -90,22 +106,28 @@ def batch_script(version, work):
   (gimp-image-clean-all img)
   %(run)s
   (let ((port (open-output-file %(done)s))) (display "done" port) (close-output-port port)))
-""" % dict(bottom=layer % "Plasma", top=layer % "Top", plasma_bottom=plasma % ("bottom", 7),
+""" % dict(bottom=layer.format(name="Plasma", width=320, height=200),
+           top=layer.format(name="Top", width=TOP[0], height=TOP[1]),
+           top_x=TOP[2], top_y=TOP[3], plasma_bottom=plasma % ("bottom", 7),
            plasma_top=plasma % ("top", 3), activate=activate, run=run, done=done)
 
 
 class Follow:
-    def __init__(self, checks, env, python, dialog, image, work):
+    """One dialog and its image's window; pid: the dialog's process, where two dialogs show
+    tables of the same name (follow-busy-tests.py)."""
+
+    def __init__(self, checks, env, python, dialog, image, work, pid=None):
         self.checks = checks
         self.work = work
         self.env = env
         self.python = python
+        self.pid = pid
         self.dialog = Window(env, dialog)
         self.image = Window(env, image)
         self.shown = self.stats()
 
     def stats(self):
-        return a11y.table_rows(self.python, self.env, "statistics table", 10)
+        return a11y.table_rows(self.python, self.env, "statistics table", 10, self.pid)
 
     def settled(self, before, seconds):
         """The statistics table once it differs from `before` and holds still for a second;
@@ -120,11 +142,34 @@ class Follow:
             time.sleep(1.0)
         return None
 
-    def rerun(self):
+    def rerun(self, seconds=3.0):
         """Re-run (Alt+E) and the table it leaves."""
         self.dialog.keys("alt+e")
-        time.sleep(3.0)
+        time.sleep(seconds)
         return self.stats()
+
+    def menu_command(self, name, confirm=False):
+        """A menu command by its name through GIMP's action search in the image window ("/", the
+        name, Return), as a user may; confirm: Return again in the window the command opens
+        (the precision's dithering).  GIMP opens the search without giving it the keyboard
+        focus (there is no window manager), so the keys go to it by its window."""
+        self.image.keys("slash")
+        popup = find_window(self.env, "^Search Actions$", 10, visible=True)
+        if popup is None:
+            return False
+        Window(self.env, popup).type(name)
+        time.sleep(0.5)
+        before = set(xdotool(self.env, "search", "--onlyvisible", "--name", ".")[1])
+        Window(self.env, popup).keys("Return")
+        deadline = time.time() + 10
+        while confirm and time.time() < deadline:
+            asking = set(xdotool(self.env, "search", "--onlyvisible", "--name", ".")[1]) - before
+            for window in asking:
+                time.sleep(0.5)  # its widgets take the keys once it is drawn
+                Window(self.env, window).keys("Return")
+            confirm = not asking
+            time.sleep(0.1)
+        return True
 
     def edit(self, what, action, seconds=20):
         """An edit in the image window (action: a function of no arguments); the dialog must
@@ -160,14 +205,37 @@ class Follow:
         xdotool(self.env, "mouseup", "1")
 
 
-def find_window(env, name, seconds=120, proc=None):
+def find_window(env, name, seconds=120, proc=None, visible=False):
+    """The newest window whose title matches `name` (visible: of those shown only)."""
     deadline = time.time() + seconds
     while time.time() < deadline and (proc is None or proc.poll() is None):
-        rc, ids = xdotool(env, "search", "--name", name)
+        rc, ids = xdotool(env, "search", *(["--onlyvisible"] if visible else []), "--name", name)
         if rc == 0 and ids:
             return ids[-1]
         time.sleep(1.0)
     return None
+
+
+CHANNELS_RGB = ("Red", "Green", "Blue")
+# 4096 bins (Alt+I, then Home, Down, Down in 256, 1024, 4096, 16384, 65536): an 8-bit layer
+# counts into 256 of them, a 16-bit one into its own; the call's counts still fit in Script-Fu.
+MORE_BINS = ["alt+i", "Home", "Down", "Down"]
+
+
+def channel_names(table):
+    return [row[0].split()[-1] for row in table]
+
+
+def convert_image(checks, follow):
+    """Grayscale, then 16 bits at more bins: the channels shown change with the image."""
+    follow.edit("Image > Mode > Grayscale", lambda: follow.menu_command("Grayscale"))
+    names = channel_names(follow.shown)
+    checks.ok("Gray" in names and not set(CHANNELS_RGB) & set(names),
+              "grayscale: the tables show gray, no red, green or blue", str(names))
+    follow.dialog.keys(*MORE_BINS)
+    follow.shown = follow.rerun(5.0)
+    follow.edit("Image > Precision > 16 bit integer (4096 bins)",
+                lambda: follow.menu_command("16 bit integer", confirm=True))
 
 
 def run_steps(checks, env, python, follow, gimp_proc, no_follow, version):
@@ -184,6 +252,10 @@ def run_steps(checks, env, python, follow, gimp_proc, no_follow, version):
               "counted", str(backend))
     follow.edit("Page Up: the layer above becomes active", lambda: follow.image.keys("Page_Up"))
     follow.edit("the selection changed (rectangle select dragged)", follow.drag_selection)
+    follow.edit("Select > None (Shift+Ctrl+A): the whole layer",
+                lambda: follow.image.keys("shift+ctrl+a"))
+    follow.edit("Layer > Layer to Image Size", lambda: follow.menu_command("Layer to Image Size"))
+    convert_image(checks, follow)
     follow.edit("Layer > Delete Layer", lambda: follow.image.keys("alt+l", "d"))
     # Ctrl+W, then Discard Changes (Ctrl+D) in the window that asks, the one that came
     before = set(xdotool(env, "search", "--onlyvisible", "--name", ".")[1])
@@ -220,38 +292,39 @@ def close_dialog(checks, env, follow, gimp_proc):
     checks.ok(gimp_proc.poll() is None, "GIMP is still running")
 
 
-def main():
+def arguments(extra=None):
+    """The command line of the follow scripts; extra(parser) adds a script's own options."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--gimp", default="")
     parser.add_argument("--gimp-version", choices=["2", "3"], required=True)
     parser.add_argument("--plugin", required=True)
     parser.add_argument("--outdir", required=True)
-    parser.add_argument("--no-follow", action="store_true",
-                        help="switch following off first: step 1 must fail")
     parser.add_argument("--keep", action="store_true")
-    args = parser.parse_args()
+    if extra is not None:
+        extra(parser)
+    return parser.parse_args()
 
-    checks = dialog_tests.Checks()
+
+def prepare(args, sessionrc, extra_env):
+    """A scratch folder with GIMP's profile (the plug-in, `sessionrc`) and the environment;
+    (gimp, python, work, env), or None after saying why the test is skipped."""
     gimp = args.gimp or ("gimp-2.10" if args.gimp_version == "2" else "gimp-3.0")
     missing = dialog_tests.which_all(["Xvfb", "xdotool", gimp])
     if missing:
         print("1..0 # SKIP missing: " + ", ".join(missing))
-        return SKIP
+        return None
     python = a11y.python_with_pyatspi()
     if python is None:
         print("1..0 # SKIP no pyatspi: the statistics table is read through at-spi")
-        return SKIP
-
+        return None
     os.makedirs(args.outdir, exist_ok=True)
-    work = tempfile.mkdtemp(prefix="follow-gimp%s-" % args.gimp_version, dir=args.outdir)
+    script = os.path.basename(sys.argv[0]).split("-tests")[0]
+    work = tempfile.mkdtemp(prefix="%s-gimp%s-" % (script, args.gimp_version), dir=args.outdir)
     env = dict(os.environ)
     for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"):
         env[name] = os.path.join(work, name.lower())
         os.makedirs(env[name], mode=0o700, exist_ok=True)
-    env.update(LANG="C.UTF-8", NO_AT_BRIDGE="0", GTK_MODULES="gail:atk-bridge",
-               GPUHIST_FAULT="kernel", GPUHIST_FAULT_RUN="4")
-    if not gimp_results.gpu_required():  # on the GPU machine the fault strikes the real one
-        env["GPUHIST_TEST_SIMULATED_GPU"] = "1"
+    env.update(LANG="C.UTF-8", NO_AT_BRIDGE="0", GTK_MODULES="gail:atk-bridge", **extra_env)
     for name in ("LANGUAGE", "LC_ALL", "DBUS_SESSION_BUS_ADDRESS"):
         env.pop(name, None)
     profile = os.path.join(work, "profile")
@@ -261,19 +334,49 @@ def main():
     os.makedirs(plugin_dir, exist_ok=True)
     shutil.copy2(args.plugin, os.path.join(plugin_dir, "gpu-histogram"))
     with open(os.path.join(profile, "sessionrc"), "w") as f:
-        f.write(SESSIONRC)
+        f.write(sessionrc)
+    return gimp, python, work, env
 
+
+def start_gimp(gimp, env, work, batch):
+    """Xvfb, at-spi and GIMP running `batch`: (GIMP's process, its log, the helpers), or None
+    after saying that the test is skipped."""
     xvfb, display = dialog_tests.start_xvfb(env)
     if xvfb is None:
         print("1..0 # SKIP Xvfb did not start")
-        return SKIP
+        return None
     env["DISPLAY"] = display
     helpers = dialog_tests.start_accessibility(env)
     log = open(os.path.join(work, "gimp.log"), "w")
     gimp_proc = subprocess.Popen(
         [gimp, "-n", "-d", "-f", "-s", "--console-messages", "--batch-interpreter",
-         "plug-in-script-fu-eval", "-b", batch_script(args.gimp_version, work)],
+         "plug-in-script-fu-eval", "-b", batch],
         env=env, stdout=log, stderr=subprocess.STDOUT, cwd=work, start_new_session=True)
+    return gimp_proc, log, helpers + [xvfb]
+
+
+def no_crash(checks, log):
+    log.flush()
+    text = open(log.name, errors="replace").read()
+    checks.ok("crashed" not in text and "terminated" not in text,
+              "no plug-in crashed or was terminated (GIMP's log)")
+
+
+def main():
+    args = arguments(lambda parser: parser.add_argument(
+        "--no-follow", action="store_true", help="switch following off first: step 1 must fail"))
+    checks = dialog_tests.Checks()
+    fault = dict(GPUHIST_FAULT="kernel", GPUHIST_FAULT_RUN="4")
+    if not gimp_results.gpu_required():  # on the GPU machine the fault strikes the real one
+        fault["GPUHIST_TEST_SIMULATED_GPU"] = "1"
+    prepared = prepare(args, SESSIONRC, fault)
+    if prepared is None:
+        return SKIP
+    gimp, python, work, env = prepared
+    started = start_gimp(gimp, env, work, batch_script(args.gimp_version, work))
+    if started is None:
+        return SKIP
+    gimp_proc, log, helpers = started
     try:
         dialog = find_window(env, "^%s$" % TITLE, 240, gimp_proc)
         if not checks.ok(dialog is not None, "the dialog window appeared"):
@@ -288,12 +391,9 @@ def main():
         checks.ok(bool(follow.shown), "the statistics table is read", str(follow.shown[:1]))
         run_steps(checks, env, python, follow, gimp_proc, args.no_follow, args.gimp_version)
         close_dialog(checks, env, follow, gimp_proc)
-        log.flush()
-        text = open(log.name, errors="replace").read()
-        checks.ok("crashed" not in text and "terminated" not in text,
-                  "no plug-in crashed or was terminated (GIMP's log)")
+        no_crash(checks, log)
     finally:
-        dialog_tests.tear_down(checks, gimp_proc, log, helpers + [xvfb], work, args.keep)
+        dialog_tests.tear_down(checks, gimp_proc, log, helpers, work, args.keep)
     return 1 if checks.failed else 0
 
 

@@ -57,6 +57,10 @@ class Window:
             xdotool(self.env, "key", "--clearmodifiers", key)
             time.sleep(pause)
 
+    def type(self, text):
+        xdotool(self.env, "windowfocus", "--sync", self.window)
+        xdotool(self.env, "type", "--delay", "30", text)
+
     def move(self, x, y):
         # not --sync: xdotool then waits for a motion that never comes when the pointer is
         # there already

@@ -1,0 +1,181 @@
+/* Unit tests of plugin/strip-fetch.c, the dialog's fetcher: over GeglBuffers taller and wider than
+ * one tile, the counts of a worker thread that reads its bands through the fetcher (the main
+ * loop fetching a tile row at a time) must equal those of a direct read, for 8- and 16-bit
+ * samples, with and without a selection plane, and a layer offset in the image. */
+#include <string.h>
+
+#include <gegl.h>
+
+#include "measure.h"
+#include "report.h"
+#include "source.h"
+#include "strip-fetch.h"
+
+#define LAYER_W 333 /* not a multiple of any tile width */
+#define LAYER_H 301 /* several tile rows: a band of the fetch spans them */
+#define OFFSET_X 10 /* the layer's offsets in the image, for the selection */
+#define OFFSET_Y 20
+
+/* A w x h buffer of `format` whose bytes count up, so that no two rows are alike. */
+static GeglBuffer *
+counting_buffer (const char *format, int w, int h)
+{
+  GeglRectangle rect = { 0, 0, w, h };
+  const Babl *babl = babl_format (format);
+  size_t size = (size_t) w * h * babl_format_get_bytes_per_pixel (babl);
+  guint8 *bytes = g_malloc (size);
+  GeglBuffer *buffer = gegl_buffer_new (&rect, babl);
+
+  for (size_t i = 0; i < size; i++)
+    bytes[i] = (guint8) (i * 7 + i / 3 + i / 997);
+  gegl_buffer_set (buffer, &rect, 0, babl, bytes, GEGL_AUTO_ROWSTRIDE);
+  g_free (bytes);
+  return buffer;
+}
+
+static gh_engine *
+cpu_engine (void)
+{
+  gh_options options;
+  gh_error error;
+  gh_engine *engine;
+
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CPU;
+  engine = gh_engine_new (&options, &error);
+  g_assert_nonnull (engine);
+  return engine;
+}
+
+typedef struct
+{
+  gh_engine *engine;
+  const GpuhistSource *source;
+  const GpuhistSettings *settings;
+  GpuhistStripFetch *fetch;
+  GpuhistReport report;
+  gboolean ok;
+  GError *error;
+  GMainLoop *loop;
+} Fetched;
+
+static gboolean
+quit_loop (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* The worker, as plugin/dialog-worker.c runs it: counts bands the main loop fetches. */
+static gpointer
+count_fetched (gpointer data)
+{
+  Fetched *f = data;
+
+  f->ok = gpuhist_measure_bands (f->engine, f->source, f->settings, NULL,
+                                 gpuhist_strip_fetch_read_band, f->fetch, &f->report, &f->error);
+  g_idle_add (quit_loop, f->loop);
+  return NULL;
+}
+
+/* The counts of every channel, as the PDB returns them. */
+static gdouble *
+counts_of (const GpuhistReport *report, gint *n)
+{
+  gdouble *counts = gpuhist_report_counts (report, n);
+
+  g_assert_nonnull (counts);
+  g_assert_cmpint (*n, >, 0);
+  return counts;
+}
+
+static void
+assert_fetch_counts_as_direct (GeglBuffer *layer, GeglBuffer *selection, int bins)
+{
+  const GeglRectangle area = { 3, 5, LAYER_W - 3, LAYER_H - 5 };
+  GpuhistSettings settings = {
+    0, FALSE, NULL, bins, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, GH_LUMINANCE_GIMP2, FALSE
+  };
+  GpuhistReport direct = { 0 };
+  GpuhistSource source;
+  Fetched f = { 0 };
+  GError *error = NULL;
+  gdouble *want, *got;
+  gint n_want, n_got;
+  GThread *worker;
+  GCancellable *cancellable;
+
+  g_assert_true (
+      gpuhist_source_init (&source, layer, &area, GPUHIST_DRAWABLE_LAYER, FALSE, "l", &error));
+  g_assert_no_error (error);
+  gpuhist_source_set_coverage (&source, selection, OFFSET_X, OFFSET_Y);
+
+  f.engine = cpu_engine ();
+  g_assert_true (gpuhist_measure (f.engine, &source, &settings, NULL, &direct, &error));
+  g_assert_no_error (error);
+
+  f.source = &source;
+  f.settings = &settings;
+  f.loop = g_main_loop_new (NULL, FALSE);
+  cancellable = g_cancellable_new ();
+  f.fetch = gpuhist_strip_fetch_new (&source, &settings, cancellable, NULL, NULL, &error);
+  g_assert_no_error (error);
+  worker = g_thread_new ("count", count_fetched, &f);
+  g_main_loop_run (f.loop);
+  g_thread_join (worker);
+  g_assert_no_error (f.error);
+  g_assert_true (f.ok);
+
+  want = counts_of (&direct, &n_want);
+  got = counts_of (&f.report, &n_got);
+  g_assert_cmpint (n_got, ==, n_want);
+  g_assert_cmpmem (got, (gsize) n_got * sizeof *got, want, (gsize) n_want * sizeof *want);
+
+  g_free (want);
+  g_free (got);
+  gpuhist_strip_fetch_free (f.fetch);
+  g_object_unref (cancellable);
+  g_main_loop_unref (f.loop);
+  gpuhist_report_clear (&direct);
+  gpuhist_report_clear (&f.report);
+  gh_engine_free (f.engine);
+  gpuhist_source_clear (&source);
+}
+
+static void
+test_8bit (void)
+{
+  GeglBuffer *layer = counting_buffer ("R'G'B'A u8", LAYER_W, LAYER_H);
+  GeglBuffer *mask = counting_buffer ("Y u8", LAYER_W + OFFSET_X, LAYER_H + OFFSET_Y);
+
+  assert_fetch_counts_as_direct (layer, NULL, 256);
+  assert_fetch_counts_as_direct (layer, mask, 256);
+  g_object_unref (layer);
+  g_object_unref (mask);
+}
+
+static void
+test_16bit (void)
+{
+  GeglBuffer *layer = counting_buffer ("R'G'B' u16", LAYER_W, LAYER_H);
+  GeglBuffer *mask = counting_buffer ("Y u16", LAYER_W + OFFSET_X, LAYER_H + OFFSET_Y);
+
+  assert_fetch_counts_as_direct (layer, NULL, 4096);
+  assert_fetch_counts_as_direct (layer, mask, 1024);
+  g_object_unref (layer);
+  g_object_unref (mask);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  gegl_init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/strip-fetch/8-bit", test_8bit);
+  g_test_add_func ("/strip-fetch/16-bit", test_16bit);
+  status = g_test_run ();
+  gegl_exit ();
+  return status;
+}
