@@ -6,6 +6,8 @@
 
 #include <gegl.h>
 
+#include "counting-buffer.h"
+
 #include "fetch-only.h"
 #include "report.h"
 #include "run.h"
@@ -17,23 +19,6 @@
 #define IMAGE_H 200
 #define OFFSET_X 10 /* the layer's offsets in the image */
 #define OFFSET_Y 20
-
-/* A w x h buffer of `format` whose bytes count up, so that no two neighbours are alike. */
-static GeglBuffer *
-counting_buffer (const char *format, int w, int h)
-{
-  GeglRectangle rect = { 0, 0, w, h };
-  const Babl *babl = babl_format (format);
-  size_t size = (size_t) w * h * babl_format_get_bytes_per_pixel (babl);
-  guint8 *bytes = g_malloc (size);
-  GeglBuffer *buffer = gegl_buffer_new (&rect, babl);
-
-  for (size_t i = 0; i < size; i++)
-    bytes[i] = (guint8) (i * 7 + i / 3);
-  gegl_buffer_set (buffer, &rect, 0, babl, bytes, GEGL_AUTO_ROWSTRIDE);
-  g_free (bytes);
-  return buffer;
-}
 
 /* Reads `layer` (its area {3, 5, 250, 120}) under `selection` (NULL: none) once as a whole run
  * with the CPU engine and once as the fetch alone; both must have read `expected` bytes. */

@@ -6,6 +6,8 @@
 
 #include <gegl.h>
 
+#include "counting-buffer.h"
+
 #include "measure.h"
 #include "report.h"
 #include "source.h"
@@ -15,23 +17,6 @@
 #define LAYER_H 301 /* several tile rows: a band of the fetch spans them */
 #define OFFSET_X 10 /* the layer's offsets in the image, for the selection */
 #define OFFSET_Y 20
-
-/* A w x h buffer of `format` whose bytes count up, so that no two rows are alike. */
-static GeglBuffer *
-counting_buffer (const char *format, int w, int h)
-{
-  GeglRectangle rect = { 0, 0, w, h };
-  const Babl *babl = babl_format (format);
-  size_t size = (size_t) w * h * babl_format_get_bytes_per_pixel (babl);
-  guint8 *bytes = g_malloc (size);
-  GeglBuffer *buffer = gegl_buffer_new (&rect, babl);
-
-  for (size_t i = 0; i < size; i++)
-    bytes[i] = (guint8) (i * 7 + i / 3 + i / 997);
-  gegl_buffer_set (buffer, &rect, 0, babl, bytes, GEGL_AUTO_ROWSTRIDE);
-  g_free (bytes);
-  return buffer;
-}
 
 static gh_engine *
 cpu_engine (void)
