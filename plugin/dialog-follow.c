@@ -98,6 +98,29 @@ poll (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* An edit made after a count's copy and before the count ended would show the count of before
+ * it as current until the next poll, up to POLL_MS later: look once more now. */
+gboolean
+gpuhist_dialog_follow_outdated (GpuhistDialog *d)
+{
+  GBytes *now;
+
+  if (d->debounce_source != 0)
+    return TRUE;
+  if (d->poll_source == 0 || d->seen == NULL || (now = signature (d)) == NULL)
+    return FALSE; /* not following, or the image is gone: the next poll says so */
+  if (g_bytes_equal (now, d->seen))
+    {
+      g_bytes_unref (now);
+      return FALSE;
+    }
+  g_bytes_unref (d->seen);
+  d->seen = now;
+  gpuhist_dialog_bench_change_seen ();
+  changed (d);
+  return TRUE;
+}
+
 void
 gpuhist_dialog_follow_start (GpuhistDialog *d)
 {

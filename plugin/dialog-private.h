@@ -146,6 +146,9 @@ void gpuhist_dialog_bench_change_seen (void);
 /* dialog-follow.c */
 void gpuhist_dialog_follow_start (GpuhistDialog *d);
 void gpuhist_dialog_follow_stop (GpuhistDialog *d);
+/* When a count has ended: TRUE when the image changed since the last poll or a count after a
+ * change is waiting for its debounce, so that the new tables are out of date already. */
+gboolean gpuhist_dialog_follow_outdated (GpuhistDialog *d);
 void gpuhist_dialog_follow_toggled (GtkToggleButton *toggle, gpointer data);
 /* A choice that changes what is counted (bins, weighting, source): counts again when following
  * or when a count runs. */

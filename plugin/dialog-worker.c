@@ -298,7 +298,8 @@ job_finished (GObject *source_object, GAsyncResult *result, gpointer data)
         }
       else
         {
-          gpuhist_dialog_set_stale (d, cancelled || !d->job_ok);
+          gpuhist_dialog_set_stale (d,
+                                    cancelled || !d->job_ok || gpuhist_dialog_follow_outdated (d));
           say_how_it_went (d, job, cancelled);
           if (!d->job_automatic)
             gtk_widget_grab_focus (d->rerun_button);
