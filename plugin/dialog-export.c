@@ -223,7 +223,7 @@ gpuhist_dialog_help (const gchar *help_id, gpointer help_data)
       _ ("Counts the 256-level histogram of each channel of the layer on the GPU (or on the "
          "CPU when no GPU can be used) and times how.\n\n"
          "Global atomics: every sample adds to one shared table, so threads that meet the "
-         "same level wait for each other.  Privatized (the seed's kernel): each block "
+         "same level wait for each other.  Privatized (one copy per block): each block "
          "counts into its own copy and merges once.  Fastest: this plug-in's own privatized "
          "kernel.  Read-only: reads the pixels and counts nothing, the ceiling no "
          "histogram can beat.\n\n"

@@ -119,7 +119,7 @@ timing_row_name (GpuhistTimingRow row, gh_timing_kind *kind)
   switch (row)
     {
     case GPUHIST_ROW_GLOBAL: return g_strdup (_ ("Global atomics"));
-    case GPUHIST_ROW_PRIVATIZED: return g_strdup (_ ("Privatized (the seed's kernel)"));
+    case GPUHIST_ROW_PRIVATIZED: return g_strdup (_ ("Privatized (one copy per block)"));
     case GPUHIST_ROW_FASTEST: return g_strdup (_ ("<b>Fastest</b>"));
     case GPUHIST_ROW_READ_ONLY: return g_strdup (_ ("Read-only ceiling"));
     case GPUHIST_ROW_UPLOAD: return g_strdup (_ ("Upload to the GPU"));
@@ -302,11 +302,11 @@ gpuhist_format_subline (const GpuhistReport *report)
   speed = speed_for_headline (privatized, &slower);
   markup = g_markup_printf_escaped (
       slower
-          /* TRANSLATORS: under the headline, when the seed's kernel lost to global atomics */
-          ? _ ("<span size=\"large\" weight=\"bold\">Privatized (the seed's kernel): %s slower "
+          /* TRANSLATORS: under the headline, when the privatized kernel lost to global atomics */
+          ? _ ("<span size=\"large\" weight=\"bold\">Privatized (one copy per block): %s slower "
                "than global atomics</span>")
-          /* TRANSLATORS: under the headline: the speedup of the seed's kernel */
-          : _ ("<span size=\"large\" weight=\"bold\">Privatized (the seed's kernel): %s faster "
+          /* TRANSLATORS: under the headline: the speedup of the privatized kernel */
+          : _ ("<span size=\"large\" weight=\"bold\">Privatized (one copy per block): %s faster "
                "than global atomics</span>"),
       speed);
   g_free (speed);

@@ -57,7 +57,7 @@ void gpuhist_format_range_cells (const GpuhistRangeStats *stats, gchar **cells);
  * not a bin (more than 256 bins) "Bins 4096–8191 of 65536". */
 gchar *gpuhist_format_range (int lo, int hi, int bins);
 
-/* The headline (the fastest kernel's speedup), its subline (the seed's kernel's), both markup;
+/* The headline (the fastest kernel's speedup), its subline (the privatized kernel's), both markup;
  * the plain line about the layer; the markup line about the backend. */
 gchar *gpuhist_format_headline (const GpuhistReport *report);
 gchar *gpuhist_format_subline (const GpuhistReport *report);

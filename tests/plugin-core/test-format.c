@@ -140,14 +140,14 @@ test_lines (void)
   assert_text (gpuhist_format_headline (&report),
                "<span size=\"xx-large\" weight=\"bold\">4.0× faster than global atomics</span>");
   assert_text (gpuhist_format_subline (&report),
-               "<span size=\"large\" weight=\"bold\">Privatized (the seed's kernel): 2.0× "
+               "<span size=\"large\" weight=\"bold\">Privatized (one copy per block): 2.0× "
                "faster than global atomics</span>");
   /* Kernels that lost to global atomics are said to be slower, not "0.4× faster". */
   report.layer.timing[GH_TIME_GLOBAL_ATOMICS].median_ms = 0.4;
   assert_text (gpuhist_format_headline (&report),
                "<span size=\"xx-large\" weight=\"bold\">2.5× slower than global atomics</span>");
   assert_text (gpuhist_format_subline (&report),
-               "<span size=\"large\" weight=\"bold\">Privatized (the seed's kernel): 5.0× "
+               "<span size=\"large\" weight=\"bold\">Privatized (one copy per block): 5.0× "
                "slower than global atomics</span>");
   report.layer.timing[GH_TIME_GLOBAL_ATOMICS].median_ms = 4.0;
   assert_text (gpuhist_format_info (&report, 640, 480, FALSE),
