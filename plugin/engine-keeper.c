@@ -168,3 +168,9 @@ gpuhist_keeper_resident_enabled (void)
 {
   return g_strcmp0 (g_getenv ("GPUHIST_RESIDENT"), "0") != 0;
 }
+
+gboolean
+gpuhist_keeper_resident_busy_for_tests (void)
+{
+  return g_strcmp0 (g_getenv ("GPUHIST_TEST_RESIDENT_BUSY"), "1") == 0;
+}

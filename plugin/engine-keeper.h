@@ -51,6 +51,9 @@ guint gpuhist_keeper_release_idle (void);
 guint gpuhist_keeper_idle_seconds (void);
 /* FALSE when GPUHIST_RESIDENT=0 in GIMP's environment turns the hand-over off. */
 gboolean gpuhist_keeper_resident_enabled (void);
+/* TEST ONLY (GPUHIST_TEST_RESIDENT_BUSY=1): the resident procedure answers every run as it does
+ * while its dialog is open, so that a headless test sees a run handed back to its caller. */
+gboolean gpuhist_keeper_resident_busy_for_tests (void);
 
 G_END_DECLS
 

@@ -561,7 +561,7 @@ run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_va
     run_resident (); /* returns only when GIMP quits */
   else if (strcmp (name, GPUHIST_RESIDENT_PROC) == 0)
     {
-      if (resident_busy)
+      if (resident_busy || gpuhist_keeper_resident_busy_for_tests ())
         {
           /* Apart from values[], which the run in progress will fill. */
           static GimpParam busy[1];

@@ -486,12 +486,26 @@ gpuhist_plug_in_run_resident (GimpProcedure *procedure, GimpRunMode run_mode, Gi
   static gboolean busy;
   GimpValueArray *values;
 
-  if (busy)
-    return gimp_procedure_new_return_values (procedure, GIMP_PDB_PASS_THROUGH, NULL);
+  /* GIMP 3.0's libgimp refuses PASS_THROUGH from a plug-in's procedure (an assertion, and the
+   * caller got an error without a message instead of counting), so busy is an error that says
+   * so (resident_was_busy). */
+  if (busy || gpuhist_keeper_resident_busy_for_tests ())
+    return gimp_procedure_new_return_values (
+        procedure, GIMP_PDB_EXECUTION_ERROR,
+        g_error_new_literal (GIMP_PLUG_IN_ERROR, 0, GPUHIST_RESIDENT_BUSY));
   busy = TRUE;
   values = gpuhist_plug_in_run (procedure, run_mode, image, drawables, config, run_data);
   busy = FALSE;
   return values;
+}
+
+static gboolean
+resident_was_busy (GimpValueArray *values)
+{
+  return GIMP_VALUES_GET_ENUM (values, 0) == GIMP_PDB_EXECUTION_ERROR
+         && gimp_value_array_length (values) > 1
+         && G_VALUE_HOLDS_STRING (gimp_value_array_index (values, 1))
+         && g_strcmp0 (GIMP_VALUES_GET_STRING (values, 1), GPUHIST_RESIDENT_BUSY) == 0;
 }
 
 /* Runs in the resident process when it is there and free; NULL: count in this process. */
@@ -534,7 +548,7 @@ hand_over (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
 
   status = GIMP_VALUES_GET_ENUM (values, 0);
   /* Busy, or gone (it crashed: GIMP removed its procedure): count here instead. */
-  if (status == GIMP_PDB_PASS_THROUGH
+  if (resident_was_busy (values)
       || (status != GIMP_PDB_SUCCESS && !gimp_pdb_procedure_exists (pdb, GPUHIST_RESIDENT_PROC)))
     g_clear_pointer (&values, gimp_value_array_unref);
   return values;

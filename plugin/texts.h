@@ -16,10 +16,14 @@
  * temporary procedure, which takes the same arguments and returns the same values as
  * PLUG_IN_PROC, and keeps the GPU ready between runs (engine-keeper.c).  PLUG_IN_PROC hands its
  * runs to it; the temporary procedure answers GIMP_PDB_PASS_THROUGH while it is busy (its dialog
- * is open), and PLUG_IN_PROC then counts in its own process, as it also does when the extension
- * is not there.  GPUHIST_RESIDENT=0 in GIMP's environment turns the hand-over off. */
+ * is open; GIMP 3.0: the error GPUHIST_RESIDENT_BUSY), and PLUG_IN_PROC then counts in its own
+ * process, as it also does when the extension is not there.  GPUHIST_RESIDENT=0 in GIMP's
+ * environment turns the hand-over off. */
 #define GPUHIST_RESIDENT_EXTENSION "extension-gpu-histogram"
 #define GPUHIST_RESIDENT_PROC "plug-in-gpu-histogram-resident"
+/* GIMP 3.0: the resident procedure's error when it is busy (its dialog open); the caller, which
+ * handles its errors itself, then counts in its own process.  Never shown. */
+#define GPUHIST_RESIDENT_BUSY "gpu-histogram: the resident process is busy"
 #define GPUHIST_RESIDENT_EXTENSION_BLURB "Keeps the GPU ready between GPU Histogram runs"
 #define GPUHIST_RESIDENT_EXTENSION_HELP                                                            \
   "GIMP starts this with itself.  It opens the GPU at the first plug-in-gpu-histogram run, keeps " \

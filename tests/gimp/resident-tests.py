@@ -18,6 +18,9 @@ files ("engine_kept", "engine_ms", the counts):
   - crash: the resident process is killed between two runs; the next run counts in the
     plug-in's own process, with the same counts, and GIMP has dropped the resident procedure
     by then (GIMP 2.10 at once, 3.0 when the hand-over finds the process gone);
+  - busy: with GPUHIST_TEST_RESIDENT_BUSY=1 the resident procedure answers every run as while
+    its dialog is open (GIMP 2.10: PASS_THROUGH; 3.0, whose libgimp refuses that status from a
+    plug-in: an error that says so); each run counts in the plug-in's own process instead;
   - fault: the kept engine's GPU fails in its second run (GPUHIST_FAULT=kernel,
     GPUHIST_FAULT_RUN=2): run 1 on the GPU, run 2 takes the kept engine and ends on the CPU
     with the GPU's error in its backend line, and run 3 is on the GPU again (a new engine: one
@@ -209,6 +212,16 @@ def main():
               % read_note(work, "crash", "after-kill"))
     check_run("crash", "1", False)
     check_run("crash", "2", False)
+
+    # busy: the resident procedure answers as while its dialog is open (TEST ONLY hook); each
+    # run must come back to its caller and count there, not fail: no engine is ever kept, and
+    # the resident procedure is still there afterwards.
+    run_session(args, work, "busy", [("run", "1"), ("run", "2"), ("resident", "after")],
+                dict(sim, GPUHIST_TEST_RESIDENT_BUSY="1"))
+    check_run("busy", "1", False)
+    check_run("busy", "2", False)
+    chk.check(read_note(work, "busy", "after") == "yes",
+              "busy: the resident procedure is still there (%r)" % read_note(work, "busy", "after"))
 
     run_session(args, work, "fault", [("run", "1"), ("run", "2"), ("run", "3")],
                 dict(sim, GPUHIST_FAULT="kernel", GPUHIST_FAULT_RUN="2"))
