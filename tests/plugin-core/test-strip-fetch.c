@@ -127,26 +127,22 @@ assert_fetch_counts_as_direct (GeglBuffer *layer, GeglBuffer *selection, int bin
   gpuhist_source_clear (&source);
 }
 
-static void
-test_8bit (void)
+/* One layer format, without and with a selection plane of its depth, at two bin counts. */
+typedef struct
 {
-  GeglBuffer *layer = counting_buffer ("R'G'B'A u8", LAYER_W, LAYER_H);
-  GeglBuffer *mask = counting_buffer ("Y u8", LAYER_W + OFFSET_X, LAYER_H + OFFSET_Y);
-
-  assert_fetch_counts_as_direct (layer, NULL, 256);
-  assert_fetch_counts_as_direct (layer, mask, 256);
-  g_object_unref (layer);
-  g_object_unref (mask);
-}
+  const char *layer_format, *mask_format;
+  int bins, bins_selected;
+} Case;
 
 static void
-test_16bit (void)
+test_case (gconstpointer data)
 {
-  GeglBuffer *layer = counting_buffer ("R'G'B' u16", LAYER_W, LAYER_H);
-  GeglBuffer *mask = counting_buffer ("Y u16", LAYER_W + OFFSET_X, LAYER_H + OFFSET_Y);
+  const Case *c = data;
+  GeglBuffer *layer = counting_buffer (c->layer_format, LAYER_W, LAYER_H);
+  GeglBuffer *mask = counting_buffer (c->mask_format, LAYER_W + OFFSET_X, LAYER_H + OFFSET_Y);
 
-  assert_fetch_counts_as_direct (layer, NULL, 4096);
-  assert_fetch_counts_as_direct (layer, mask, 1024);
+  assert_fetch_counts_as_direct (layer, NULL, c->bins);
+  assert_fetch_counts_as_direct (layer, mask, c->bins_selected);
   g_object_unref (layer);
   g_object_unref (mask);
 }
@@ -154,12 +150,14 @@ test_16bit (void)
 int
 main (int argc, char **argv)
 {
+  static const Case rgba8 = { "R'G'B'A u8", "Y u8", 256, 256 };
+  static const Case rgb16 = { "R'G'B' u16", "Y u16", 4096, 1024 };
   int status;
 
   gegl_init (&argc, &argv);
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/strip-fetch/8-bit", test_8bit);
-  g_test_add_func ("/strip-fetch/16-bit", test_16bit);
+  g_test_add_data_func ("/strip-fetch/8-bit", &rgba8, test_case);
+  g_test_add_data_func ("/strip-fetch/16-bit", &rgb16, test_case);
   status = g_test_run ();
   gegl_exit ();
   return status;
