@@ -69,6 +69,23 @@ signature (GpuhistDialog *d)
   return d->params.signature (d->params.settings->source, d->params.signature_data);
 }
 
+/* Compares a poll's signature (taken) with the last one; a change is kept and acted on.
+ * Returns whether the image changed. */
+static gboolean
+note_signature (GpuhistDialog *d, GBytes *now)
+{
+  if (d->seen != NULL && g_bytes_equal (now, d->seen))
+    {
+      g_bytes_unref (now);
+      return FALSE;
+    }
+  g_clear_pointer (&d->seen, g_bytes_unref);
+  d->seen = now;
+  gpuhist_dialog_bench_change_seen ();
+  changed (d);
+  return TRUE;
+}
+
 static gboolean
 poll (gpointer data)
 {
@@ -84,16 +101,8 @@ poll (gpointer data)
       gpuhist_dialog_follow_stop (d);
       return G_SOURCE_REMOVE;
     }
-  if (d->seen == NULL || !g_bytes_equal (now, d->seen))
-    {
-      g_clear_pointer (&d->seen, g_bytes_unref);
-      d->seen = now;
-      gpuhist_dialog_bench_change_seen ();
-      changed (d);
-      cost = 0;
-    }
-  else
-    g_bytes_unref (now);
+  if (note_signature (d, now))
+    cost = 0;
   schedule_poll (d, cost);
   return G_SOURCE_REMOVE;
 }
@@ -109,16 +118,7 @@ gpuhist_dialog_follow_outdated (GpuhistDialog *d)
     return TRUE;
   if (d->poll_source == 0 || d->seen == NULL || (now = signature (d)) == NULL)
     return FALSE; /* not following, or the image is gone: the next poll says so */
-  if (g_bytes_equal (now, d->seen))
-    {
-      g_bytes_unref (now);
-      return FALSE;
-    }
-  g_bytes_unref (d->seen);
-  d->seen = now;
-  gpuhist_dialog_bench_change_seen ();
-  changed (d);
-  return TRUE;
+  return note_signature (d, now);
 }
 
 void

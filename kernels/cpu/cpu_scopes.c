@@ -48,6 +48,13 @@ narrow_vectorscope (const gh_run_plan *plan)
   return !gh_plan_weighted (plan);
 }
 
+/* The fastest waveform of an unweighted 8-bit run counts in L1-sized batches (count_batch_u8). */
+static int
+batched_waveform (const gh_run_plan *plan)
+{
+  return plan->bytes_per_sample == 1 && !gh_plan_weighted (plan);
+}
+
 static int
 alloc_waveform_geometry (cpu_scopes *s)
 {
@@ -84,7 +91,8 @@ alloc_tables (cpu_scopes *s, int kind)
     return -1;
   if (fastest && !vectorscope && !(s->stripes = calloc (cells, sizeof (uint64_t))))
     return -1;
-  if (fastest && !vectorscope && !(s->batch = malloc (threads * BATCH_BYTES)))
+  if (fastest && !vectorscope && batched_waveform (&s->plan)
+      && !(s->batch = malloc (threads * BATCH_BYTES)))
     return -1;
   if (fastest && vectorscope && narrow_vectorscope (&s->plan)
       && !(s->narrow = malloc (threads * cells * sizeof (uint32_t))))
@@ -301,7 +309,8 @@ static void
 count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int first, int last,
                  uint32_t *batch)
 {
-  const size_t column_bytes = (size_t) s->plan.scope[GH_SCOPE_WAVEFORM].tables * GH_BINS * 4;
+  const size_t column_bytes
+      = (size_t) s->plan.scope[GH_SCOPE_WAVEFORM].tables * GH_BINS * sizeof *batch;
   const int step = column_bytes < BATCH_BYTES ? (int) (BATCH_BYTES / column_bytes) : 1;
   for (int c0 = first; c0 < last; c0 += step)
     {
@@ -339,14 +348,14 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
   const int first = (int) ((size_t) shape->columns * thread / threads);
   const int last = (int) ((size_t) shape->columns * (thread + 1) / threads);
-  const size_t column_bytes = (size_t) shape->tables * shape->bins * sizeof *s->stripes;
-  const int step = column_bytes < CACHED_BYTES ? (int) (CACHED_BYTES / column_bytes) : 1;
-  if (s->plan.bytes_per_sample == 1 && !gh_plan_weighted (&s->plan))
+  if (batched_waveform (&s->plan))
     {
       count_stripe_u8 (s, samples, pixels / (size_t) s->plan.width, first, last,
                        s->batch + (size_t) thread * (BATCH_BYTES / sizeof *s->batch));
       return;
     }
+  const size_t column_bytes = (size_t) shape->tables * shape->bins * sizeof *s->stripes;
+  const int step = column_bytes < CACHED_BYTES ? (int) (CACHED_BYTES / column_bytes) : 1;
   for (int c0 = first; c0 < last; c0 += step)
     count_columns (s, samples, coverage, pixels / (size_t) s->plan.width, c0,
                    c0 + step < last ? c0 + step : last);

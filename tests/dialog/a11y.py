@@ -3,8 +3,9 @@
 Each probe runs in a Python that has pyatspi (a11y_python: the distribution's, where a venv's
 has not), as a child process on the test's private session bus, and prints what it found, one
 thing a line; the functions here parse that.  With pid, a probe walks only the application of
-that process (two plug-in processes show two dialogs of the same names: follow-two-tests.py).  GIMP 2.10 (GTK 2) reaches at-spi through GTK's
-atk-bridge module (Debian: libatk-adaptor), GIMP 3.0 (GTK 3) has it built in.
+that process (two plug-in processes show two dialogs of the same names: follow-busy-tests.py).
+GIMP 2.10 (GTK 2) reaches at-spi through GTK's atk-bridge module (Debian: libatk-adaptor), GIMP
+3.0 (GTK 3) has it built in.
 """
 
 import json
