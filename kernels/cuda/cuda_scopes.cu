@@ -23,6 +23,7 @@ constexpr int kVectorscopeThreads = 1024;
  * slice within the default 48 KiB. */
 constexpr int kTileWidth = 64;
 constexpr size_t kTileSliceBytes = 48 << 10;
+constexpr int kLaneThreads = 1024;
 
 bool
 wants (const gh_run_plan &plan, int method)
@@ -81,8 +82,49 @@ plan_vectorscope (const cudaDeviceProp &device, const gh_run_plan &plan)
   return l;
 }
 
-/* The fast kernels' runs: unweighted 8-bit samples in rows of whole fours of pixels (so that
- * four pixels are one aligned load). */
+/* The lane-table waveform's runs: unweighted 8-bit RGB and RGBA whose tables fit a block. */
+bool
+lanes_apply (const cudaDeviceProp &device, const gh_run_plan &plan)
+{
+  return !gh_plan_weighted (&plan) && plan.bytes_per_sample == 1
+         && (plan.channels == 3 || plan.channels == 4)
+         && plan.scope[GH_SCOPE_WAVEFORM].tables * static_cast<size_t> (kLaneTableBytes)
+                <= device.sharedMemPerBlockOptin;
+}
+
+/* Whether every output column starts at a multiple of 4 pixels, so that a lane's four pixels
+ * lie in one column. */
+bool
+columns_in_fours (const gh_run_plan &plan)
+{
+  const int columns = plan.scope[GH_SCOPE_WAVEFORM].columns;
+  if (plan.width % 4 != 0)
+    return false;
+  for (int x = 0; x < plan.width; x += 4)
+    if (gh_waveform_column (x, columns, plan.width)
+        != gh_waveform_column (x + 3, columns, plan.width))
+      return false;
+  return true;
+}
+
+/* The lane-table waveform: stripes of 32 lanes of 1 or 4 image columns, bands of rows enough to
+ * give every SM a block. */
+scope_launch
+plan_lanes (const cudaDeviceProp &device, const gh_run_plan &plan, const scope_launch &privatized)
+{
+  scope_launch l = privatized;
+  l.fast = l.supported = true;
+  l.lanes = columns_in_fours (plan) ? 4 : 1;
+  l.counter_bits = 32;
+  l.threads = kLaneThreads;
+  l.shared_bytes = plan.scope[GH_SCOPE_WAVEFORM].tables * static_cast<size_t> (kLaneTableBytes);
+  l.blocks_x = (plan.width + 32 * l.lanes - 1) / (32 * l.lanes);
+  l.blocks_y = (device.multiProcessorCount + l.blocks_x - 1) / l.blocks_x;
+  return l;
+}
+
+/* The other fast kernels' runs: unweighted 8-bit samples in rows of whole fours of pixels (so
+ * that four pixels are one aligned load). */
 bool
 fast_applies (const gh_run_plan &plan, int kind)
 {
@@ -112,6 +154,8 @@ plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int k
                     const scope_launch &privatized)
 {
   scope_launch l = privatized;
+  if (kind == GH_SCOPE_WAVEFORM && lanes_apply (device, plan))
+    return plan_lanes (device, plan, privatized);
   if (!fast_applies (plan, kind))
     return l;
   if (kind == GH_SCOPE_VECTORSCOPE)
@@ -233,6 +277,16 @@ template <int C>
 void
 launch_fast (const scope_launch &l, int kind, const scope_job &job, cudaStream_t stream)
 {
+  if constexpr (C >= 3)
+    if (kind == GH_SCOPE_WAVEFORM && l.lanes)
+      {
+        const dim3 blocks (l.blocks_x, l.blocks_y);
+        if (l.lanes == 4)
+          waveform_lanes_kernel<C, 4><<<blocks, l.threads, l.shared_bytes, stream>>> (job);
+        else
+          waveform_lanes_kernel<C, 1><<<blocks, l.threads, l.shared_bytes, stream>>> (job);
+        return;
+      }
   if (kind == GH_SCOPE_WAVEFORM)
     waveform_tiles_kernel<C>
         <<<dim3 (l.blocks_x, l.blocks_y), dim3 (16, 16), l.shared_bytes, stream>>> (
@@ -246,6 +300,17 @@ launch_fast_scope (const scope_tables *t, int kind, const scope_job &job, cudaSt
                    gh_error *error)
 {
   const scope_launch &l = t->launch[kind][GH_METHOD_FASTEST];
+  if (l.lanes)
+    {
+      const bool rgb = t->plan.channels == 3;
+      const gh_status status
+          = l.lanes == 4 ? rgb ? allow_shared (waveform_lanes_kernel<3, 4>, l.shared_bytes, error)
+                               : allow_shared (waveform_lanes_kernel<4, 4>, l.shared_bytes, error)
+            : rgb ? allow_shared (waveform_lanes_kernel<3, 1>, l.shared_bytes, error)
+                         : allow_shared (waveform_lanes_kernel<4, 1>, l.shared_bytes, error);
+      if (status != GH_OK)
+        return status;
+    }
   if (kind == GH_SCOPE_VECTORSCOPE)
     {
       gh_status status = t->plan.channels == 3

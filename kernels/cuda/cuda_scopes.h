@@ -10,10 +10,11 @@
  *                   (16-bit when unweighted, 32-bit for weights below 2^20, else 64-bit in
  *                   slices of Cr that each read the strip), a counter spilling into the strip's
  *                   table whenever it crosses half its range
- *   fastest         unweighted 8-bit runs whose rows are whole fours of pixels: four pixels a
- *                   load, equal neighbours added at once, 16-bit counters; the waveform's
- *                   blocks own tiles of image columns (the slice a tile reaches); else as
- *                   privatized */
+ *   fastest         unweighted 8-bit runs: the waveform of RGB and RGBA in stripes of 32 image
+ *                   columns, a pixel a lane, every lane with its own 32-bit counters (no bank
+ *                   conflicts); for rows of whole fours of pixels, the other waveforms (tiles of
+ *                   image columns, the slice a tile reaches) and the vectorscope: four pixels a
+ *                   load, equal neighbours added at once, 16-bit counters; else as privatized */
 #ifndef GPUHIST_CUDA_SCOPES_H
 #define GPUHIST_CUDA_SCOPES_H
 
@@ -38,6 +39,8 @@ struct scope_launch
   int columns_per_block; /* waveform stripes */
   int counter_bits;      /* 16 or 32 */
   bool fast;             /* scope_fast_kernels.cuh: unweighted 8-bit rows of whole fours */
+  int lanes;             /* fast waveform of RGB and RGBA, a counter table a lane: image
+                          * columns a lane (1 or 4), 0 when not */
   int tile_width;        /* fast waveform: image columns a block */
   int slice_columns;     /* fast waveform: the most output columns a tile reaches */
 };

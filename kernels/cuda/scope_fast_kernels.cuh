@@ -166,6 +166,210 @@ waveform_tiles_kernel (scope_job j, int tile_width, int slice_columns)
     }
 }
 
+/* The waveform of RGB and RGBA runs: a block owns a stripe of 32 x PX image columns, PX a warp
+ * lane (4 where every output column starts at a multiple of 4, so that a lane's four pixels
+ * are one load and lie in one column; else 1), and a band of rows, which its warps share out a
+ * row at a time.  Every lane has its own 32-bit counters (level v of table t at byte
+ * t * kLaneTableBytes + v * 128 + lane * 4), so the 32 adds of a warp land in 32 banks whatever
+ * the levels, and an address is one shift and one LOP3 of the pixel's word.  A lane's pixels
+ * all lie in one output column; at the end the block adds each table's lanes into their
+ * columns, so no counter needs more than the band's rows. */
+constexpr unsigned int kLaneTableBytes = 256 * 32 * 4;
+constexpr int kLaneRows = 4;
+
+template <int C>
+__device__ __forceinline__ unsigned int
+load_pixel (const uint8_t *samples, size_t p)
+{
+  if (C == 4)
+    return __ldcs (reinterpret_cast<const unsigned int *> (samples) + p);
+  const uint8_t *q = samples + p * 3;
+  return static_cast<unsigned int> (__ldcs (q)) | static_cast<unsigned int> (__ldcs (q + 1)) << 8
+         | static_cast<unsigned int> (__ldcs (q + 2)) << 16;
+}
+
+/* Byte k of w as a level's offset in a lane table, level * 128. */
+template <int K>
+__device__ __forceinline__ unsigned int
+level_offset (unsigned int w)
+{
+  return (K == 0 ? w << 7 : w >> (8 * K - 7)) & 0x7F80u;
+}
+
+/* GIMP's 8-bit luminance level of an RGB word, as a lane-table offset (level * 128): GIMP
+ * 2.10's rule as two dot products in 8.16 (gimp_bins.cuh), its float arithmetic near an edge;
+ * GIMP 3.0's rules in their own arithmetic. */
+__device__ __forceinline__ unsigned int
+luminance_offset (unsigned int w, gh_luminance rule)
+{
+  constexpr unsigned int high = (kLumR >> 8) | (kLumG >> 8) << 8 | (kLumB >> 8) << 16;
+  constexpr unsigned int low = (kLumR & 255) | (kLumG & 255) << 8 | (kLumB & 255) << 16;
+  if (rule == GH_LUMINANCE_GIMP2)
+    {
+      const unsigned int y
+          = __dp4a (w, low, __dp4a (w, high, kLumHalf >> 8) * 256u + (kLumHalf & 255));
+      if (y & 0xFFFFu & ~(2 * kLumEdge - 1))
+        return (y >> 9) & 0x7F80u;
+    }
+  return static_cast<unsigned int> (
+             gh_luminance_bin_u8 (w & 255u, (w >> 8) & 255u, (w >> 16) & 255u, rule))
+         << 7;
+}
+
+/* Where a lane's adds go: each output channel's table offset with the lane's, or ~0 where the
+ * waveform has no table for the channel. */
+template <int C> struct lane_targets
+{
+  unsigned int at[C + 2];
+};
+
+template <int C>
+__device__ __forceinline__ void
+count_lane_pixel (char *counters, const lane_targets<C> &to, unsigned int w, bool derived,
+                  gh_luminance rule)
+{
+  auto add = [&] (int c, unsigned int offset) {
+    if (to.at[c] != ~0u)
+      atomicAdd (reinterpret_cast<unsigned int *> (counters + (offset | to.at[c])), 1u);
+  };
+  add (0, level_offset<0> (w));
+  add (1, level_offset<1> (w));
+  add (2, level_offset<2> (w));
+  if (C == 4)
+    add (C - 1, level_offset<3> (w));
+  if (!derived)
+    return;
+  /* The largest of three level offsets is that of the largest level: Value. */
+  add (C, __vimax3_u32 (level_offset<0> (w), level_offset<1> (w), level_offset<2> (w)));
+  if (to.at[C + 1] != ~0u)
+    add (C + 1, luminance_offset (w, rule));
+}
+
+/* The sum of v over the lanes of `peers` (this lane among them). */
+__device__ __forceinline__ unsigned int
+sum_over (unsigned int peers, unsigned int v)
+{
+#if __CUDA_ARCH__ >= 800
+  return __reduce_add_sync (peers, v);
+#else
+  unsigned int sum = 0;
+  for (int k = 0; k < 32; k++)
+    {
+      const unsigned int x = __shfl_sync (~0u, v, k);
+      sum += (peers >> k) & 1u ? x : 0u;
+    }
+  return sum;
+#endif
+}
+
+/* Adds the lanes' counters into their output columns of the strip table: a warp a counter row
+ * (a table's level), each lane its own counter, summed over the lanes of each column. */
+__device__ __forceinline__ void
+flush_lanes (const scope_job &j, const unsigned int *counters, const int *lane_column, int lanes)
+{
+  const unsigned int lane = threadIdx.x & 31u;
+  const int column = lane < static_cast<unsigned int> (lanes) ? lane_column[lane] : -1;
+  const unsigned int peers = __match_any_sync (~0u, column);
+  const bool leader = column >= 0 && (peers & ((1u << lane) - 1)) == 0;
+  for (int i = threadIdx.x >> 5; i < j.tables * 256; i += blockDim.x >> 5)
+    {
+      const unsigned int sum = sum_over (peers, counters[i * 32 + lane]);
+      if (leader && sum)
+        atomicAdd (&j.out[waveform_cell (j, i >> 8, column, i & 255u)],
+                   static_cast<unsigned long long> (sum));
+    }
+}
+
+/* A lane's pixels of one row: PX = 1, the pixel's word; PX = 4, the C words of four. */
+template <int C, int PX> struct lane_row
+{
+  unsigned int w[PX == 1 ? 1 : C];
+};
+
+template <int C, int PX>
+__device__ __forceinline__ lane_row<C, PX>
+load_lane_row (const uint8_t *samples, size_t first_pixel)
+{
+  lane_row<C, PX> r;
+  if constexpr (PX == 1)
+    r.w[0] = load_pixel<C> (samples, first_pixel);
+  else
+    load_four<C> (samples, first_pixel, r.w);
+  return r;
+}
+
+template <int C, int PX>
+__device__ __forceinline__ void
+count_lane_row (char *counters, const lane_targets<C> &to, const lane_row<C, PX> &r, bool derived,
+                gh_luminance rule)
+{
+#pragma unroll
+  for (int k = 0; k < PX; k++)
+    {
+      /* Pixel k's R, G, B (and A) in one word: RGB pixels straddle two words. */
+      unsigned int word;
+      if constexpr (PX == 1 || C == 4)
+        word = r.w[k];
+      else
+        {
+          const int i = k * C, o = i % 4, w = i / 4;
+          word = __byte_perm (r.w[w], r.w[(w + 1) % C], o | (o + 1) << 4 | (o + 2) << 8);
+        }
+      count_lane_pixel<C> (counters, to, word, derived, rule);
+    }
+}
+
+template <int C, int PX>
+static __global__ void __launch_bounds__ (1024) waveform_lanes_kernel (scope_job j)
+{
+  extern __shared__ unsigned int counters[];
+  __shared__ int lane_column[32];
+  const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const int x0 = blockIdx.x * 32 * PX, x = x0 + static_cast<int> (lane) * PX;
+  const int lanes = min (32, (j.width - x0 + PX - 1) / PX);
+  for (unsigned int i = threadIdx.x; i < static_cast<unsigned int> (j.tables) * 256 * 32;
+       i += blockDim.x)
+    counters[i] = 0;
+  if (threadIdx.x < static_cast<unsigned int> (lanes))
+    lane_column[threadIdx.x] = j.column_of_x[x0 + threadIdx.x * PX];
+  __syncthreads ();
+  lane_targets<C> to;
+#pragma unroll
+  for (int c = 0; c < C + 2; c++)
+    {
+      const int t = j.table_of_channel[c];
+      to.at[c] = t < 0 || (c >= C && !j.pix.derived) ? ~0u : t * kLaneTableBytes | lane << 2;
+    }
+  const unsigned int rows = static_cast<unsigned int> (j.pix.pixels / j.width);
+  const unsigned int r0 = rows * blockIdx.y / gridDim.y, r1 = rows * (blockIdx.y + 1) / gridDim.y;
+  char *bytes = reinterpret_cast<char *> (counters);
+  const bool derived = j.pix.derived != 0;
+  const gh_luminance rule = j.pix.luminance;
+  const uint8_t *samples = j.pix.samples;
+  if (x < j.width)
+    {
+      unsigned int row = r0 + warp;
+      /* kLaneRows rows in flight a lane: their loads first, then their adds. */
+      for (; row + (kLaneRows - 1) * warps < r1; row += kLaneRows * warps)
+        {
+          lane_row<C, PX> r[kLaneRows];
+#pragma unroll
+          for (int k = 0; k < kLaneRows; k++)
+            r[k] = load_lane_row<C, PX> (samples,
+                                         static_cast<size_t> (row + k * warps) * j.width + x);
+#pragma unroll
+          for (int k = 0; k < kLaneRows; k++)
+            count_lane_row<C, PX> (bytes, to, r[k], derived, rule);
+        }
+      for (; row < r1; row += warps)
+        count_lane_row<C, PX> (
+            bytes, to, load_lane_row<C, PX> (samples, static_cast<size_t> (row) * j.width + x),
+            derived, rule);
+    }
+  __syncthreads ();
+  flush_lanes (j, counters, lane_column, lanes);
+}
+
 /* The vectorscope: the whole table a block, its pixels four at a time, two groups in flight. */
 template <int C>
 static __global__ void __launch_bounds__ (1024) vectorscope_fast_kernel (scope_job j)
