@@ -45,6 +45,12 @@ static const scope_case cases[] = {
     GH_LUMINANCE_GIMP2 },
   { "rgba8 GIMP 3.0's luminance", 260, 50, 4, 1, 0, 0, 1, 65, 0, 1, 0, GH_BINNING_SHIFT, 256,
     GH_LUMINANCE_GIMP3 },
+  /* Output columns of four pixels: the GPU's waveform reads four RGB pixels a lane, across
+   * word boundaries; the second, in stripes the last of which is partly empty. */
+  { "rgb8 noise, four pixels a column", 512, 45, 3, 1, 0, 0, 1, 128, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgb8 GIMP 3.0's luminance, four pixels a column", 1000, 21, 3, 1, 0, 0, 1, 250, 0, 1, 0,
+    GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP3 },
   { "rgb16 GIMP 3.0's linear luminance, weighted", 150, 30, 3, 2, 1, 0, 1, 30, 0, 1, 0,
     GH_BINNING_GIMP, 1024, GH_LUMINANCE_GIMP3_LINEAR },
   /* Enough pixels a block that the GPU's 16-bit counters wrap (the spills' path), in one cell:
