@@ -394,39 +394,30 @@ walk_full_steps (unsigned int *sh, const uint4 *vec, size_t units, unsigned int 
   count_step<C, L, WALK, V> (sh, lane, r, r_valid);
 }
 
-/* BENCHMARK ONLY: the walk without kFullSteps, the engine's one-channel walk before run 28,
- * every load and count checked.  The next step's loads are issued before this step is counted:
- * with one 1024-thread block an SM, that is what keeps enough bytes in flight. */
-template <int C, int L, int THREADS, int WALK, int OWNED>
+/* FASTEST around a walk.  The walk zeroes the tables and counts the strip's whole units; then the
+ * bytes after them are counted and the tables merged.  The engine's walk is walk_full_steps
+ * (fastest_kernel); the benchmark times others through this same pass (kernels/cli). */
+template <int C, int L, int THREADS, int WALK, typename W>
 __device__ __forceinline__ void
-walk_checked (unsigned int *sh, const uint4 *vec, size_t units, size_t vectors,
-              unsigned int (&low)[OWNED], unsigned int (&high)[OWNED], int flush_every)
+fastest_pass (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, W walk)
 {
-  constexpr int V = fastest_traits<C, L, WALK>::vectors;
-  constexpr size_t step_units = C == 3 ? THREADS : THREADS * V;
-  const size_t grid_step = gridDim.x * step_units;
-  const unsigned int lane = threadIdx.x & 31u;
-  uint4 q[V];
-  bool valid[V];
-  size_t base = blockIdx.x * step_units;
-  load_step<C, THREADS, V> (vec, base, units, vectors, q, valid);
-  zero_tables<C, L, THREADS, WALK> (sh, low, high);
+  extern __shared__ unsigned int sh[];
+  using traits = fastest_traits<C, L, WALK>;
+  constexpr int owned = (C * kBins / 2 + THREADS - 1) / THREADS;
+  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
+  const size_t vectors = n / 16;
+  const size_t units = C == 3 ? n / traits::unit : vectors;
+  unsigned int low[owned], high[owned];
+  walk (sh, vec, units, vectors, low, high);
 
-  int steps_since_flush = 0;
-  for (; base < units; base += grid_step)
-    {
-      uint4 next[V];
-      bool next_valid[V];
-      load_step<C, THREADS, V> (vec, base + grid_step, units, vectors, next, next_valid);
-      count_step<C, L, WALK, V> (sh, lane, q, valid);
-      flush_if_due<C, L, THREADS> (sh, low, high, flush_every, steps_since_flush);
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        {
-          q[k] = next[k];
-          valid[k] = next_valid[k];
-        }
-    }
+  /* The bytes after the last whole unit: fewer than one unit in all. */
+  const unsigned int lane = threadIdx.x & 31u;
+  const size_t tail_start = C == 3 ? units * traits::unit : vectors * 16;
+  for (size_t i = tail_start + blockIdx.x * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
+       i += gridDim.x * static_cast<size_t> (THREADS))
+    count_sample<C, L, WALK> (sh, lane, static_cast<int> (i % C), in[i]);
+  __syncthreads ();
+  merge_tables<C, L, THREADS, WALK> (sh, low, high, bins);
 }
 
 /* The zeroing, the software-pipelined loads, the counting and the flushes are one pass whose
@@ -440,31 +431,20 @@ __global__ void
 __launch_bounds__ (THREADS)
     fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
 {
-  extern __shared__ unsigned int sh[];
-  using traits = fastest_traits<C, L, WALK>;
-  constexpr int owned = (C * kBins / 2 + THREADS - 1) / THREADS;
-  const uint4 *vec = reinterpret_cast<const uint4 *> (in);
-  const size_t vectors = n / 16;
-  const size_t units = C == 3 ? n / traits::unit : vectors;
-  unsigned int low[owned], high[owned];
-  if (WALK & kFullSteps)
-    walk_full_steps<C, L, THREADS, WALK> (sh, vec, units, low, high, flush_every);
-  else
-    walk_checked<C, L, THREADS, WALK> (sh, vec, units, vectors, low, high, flush_every);
-
-  /* The bytes after the last whole unit: fewer than one unit in all. */
-  const unsigned int lane = threadIdx.x & 31u;
-  const size_t tail_start = C == 3 ? units * traits::unit : vectors * 16;
-  for (size_t i = tail_start + blockIdx.x * static_cast<size_t> (THREADS) + threadIdx.x; i < n;
-       i += gridDim.x * static_cast<size_t> (THREADS))
-    count_sample<C, L, WALK> (sh, lane, static_cast<int> (i % C), in[i]);
-  __syncthreads ();
-  merge_tables<C, L, THREADS, WALK> (sh, low, high, bins);
+  static_assert (WALK & kFullSteps, "a walk of checked steps is the benchmark's (kernels/cli)");
+  fastest_pass<C, L, THREADS, WALK> (
+      in, n, bins,
+      [flush_every] (unsigned int *sh, const uint4 *vec, size_t units, size_t /* vectors */,
+                     auto &low, auto &high) {
+        walk_full_steps<C, L, THREADS, WALK> (sh, vec, units, low, high, flush_every);
+      });
 }
+
+/* The kernels without templates are static: the benchmark includes this file too. */
 
 /* 4. Read-only: reads every byte with 16-byte loads, four in flight per thread, and counts
  * nothing: the ceiling.  The sentinel test keeps the loads alive and is almost never true. */
-__global__ void
+static __global__ void
 read_only_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *sink)
 {
   const uint4 *vec = reinterpret_cast<const uint4 *> (in);
@@ -491,20 +471,8 @@ read_only_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *sink)
     atomicAdd (sink, 1u);
 }
 
-/* The seed's read-only pass: one byte per thread per step (for the benchmark's comparison). */
-__global__ void
-read_only_bytes_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *sink)
-{
-  const size_t step = gridDim.x * static_cast<size_t> (blockDim.x);
-  unsigned int acc = 0;
-  for (size_t i = blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x; i < n; i += step)
-    acc += in[i];
-  if (acc == 0x5EEDF00Du)
-    atomicAdd (sink, 1u);
-}
-
 /* Adds a strip's 32-bit counts into the 64-bit totals and clears them for the next strip. */
-__global__ void
+static __global__ void
 fold_kernel (unsigned int *strip_bins, unsigned long long *totals, int count)
 {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
@@ -515,7 +483,7 @@ fold_kernel (unsigned int *strip_bins, unsigned long long *totals, int count)
 }
 
 /* The noise pattern, byte for byte what the host makes (gh_pattern_word). */
-__global__ void
+static __global__ void
 noise_kernel (uint8_t *out, size_t n, unsigned long long offset)
 {
   const size_t step = gridDim.x * static_cast<size_t> (blockDim.x);
