@@ -41,7 +41,6 @@ struct weighted_plan
   int blocks, threads;
   size_t shared_bytes;
   int flush_every; /* kLaneColumns: steps between flushes of the 32-bit columns */
-  int groups;      /* kLaneColumns: groups of 4 pixels a thread counts a step */
 };
 
 /* The largest weight one sample adds: coverage full scale times alpha full scale. */

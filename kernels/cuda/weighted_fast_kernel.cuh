@@ -12,13 +12,13 @@
 namespace gh
 {
 
-/* A thread counts GROUPS groups of 4 pixels a step (kGroups unless a test or the benchmark asks
- * for another, up to kMaxGroups); its loads of a group are one 16-, 8- or 4-byte load a lane
+/* A thread counts GROUPS groups of 4 pixels a step (kGroups unless the benchmark asks for
+ * another, up to kMaxGroups); its loads of a group are one 16-, 8- or 4-byte load a lane
  * apart from the next lane's (3 x 4 bytes for RGB), coalesced.  A thread's groups of one step lie
  * a grid's width of groups apart (as if one group a step, unrolled): 1024 groups apart, the
  * tiled photo put identical pixels in one thread's two groups, and its same-address atomics cost
  * it a quarter of its speed (docs/BENCHMARKS.md).  Four groups measured faster still, but the
- * engine's tests prove 1 and 2 (cuda_weighted.cu), so 2 is the default. */
+ * engine's tests prove 2 on small and odd sizes, so 2 is what the engine runs. */
 constexpr int kGroups = 2;
 constexpr int kMaxGroups = 4;
 constexpr int kWeightedThreads = 1024;
