@@ -139,9 +139,8 @@ gh_status
 plan_weighted_fastest (const cudaDeviceProp &device, const gh_run_plan &run, weighted_plan *plan,
                        gh_error *error)
 {
-  /* Lane columns: a counter takes at most kPerStep weights a step, and the tail 4 more. */
-  const unsigned long long w = weighted_max_weight (run);
-  unsigned long long steps = (0xFFFFFFFFull - 4 * w) / (kPerStep * w);
+  /* Lane columns: flushed before a 32-bit counter can overflow. */
+  unsigned long long steps = weighted_flush_steps (weighted_max_weight (run), kGroups);
   /* TEST ONLY: GPUHIST_TEST_FLUSH_EVERY=n flushes sooner, so that small images cross flushes. */
   const char *test_flush = getenv ("GPUHIST_TEST_FLUSH_EVERY");
   if (test_flush && strtoull (test_flush, nullptr, 10) > 0

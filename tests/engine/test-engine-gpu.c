@@ -718,7 +718,8 @@ test_weighted_methods (void)
 }
 
 /* The lane columns flushed after every step (GPUHIST_TEST_FLUSH_EVERY=1), for every 8-bit shape
- * with its widest weights: what a 1 GiB strip does after 128 steps, on a small image. */
+ * with its widest weights: what a large strip does at each flush (every 257 steps with an 8-bit
+ * plane and alpha, weighted_flush_steps), on a small image. */
 static void
 test_weighted_flushes (void)
 {
