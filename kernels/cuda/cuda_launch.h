@@ -12,17 +12,19 @@ namespace gh
 {
 
 /* How FASTEST walks a strip (bits; hist_kernels.cuh).  Every walk issues its first step's loads
- * before the tables are zeroed, zeroes with 16-byte stores and merges with 16-byte reads
- * (docs/BENCHMARKS.md, runs 23-24).  The engine runs engine_walk (channels); the benchmark times
- * others (kernels/cli/benchmark_schedule.cu). */
+ * before the tables are zeroed, so that the zeroing waits out their latency, and zeroes and
+ * merges with 16-byte accesses, a quarter of the instructions of 4-byte ones.  The engine runs
+ * engine_walk (channels); the benchmark times others (kernels/cli/benchmark_schedule.cu). */
 enum walk
 {
   kBytePerm = 8,   /* wide tables with byte-aligned bins: one byte permute an address */
   kFullSteps = 16, /* the loop takes whole steps only, unchecked */
 };
 
-/* The walk the engine runs, for every channel count: byte-aligned bins and an unchecked loop,
- * which take a step from 298-346 instructions to 160-162 (docs/BENCHMARKS.md, runs 28-32). */
+/* The walk the engine runs, for every channel count: byte-aligned bins (a sample's counter
+ * address is one byte permute) and an unchecked loop over the whole steps.  A step is bound by
+ * the instructions it issues, and these two halve them (docs/BENCHMARKS.md, "What moved, and
+ * why"). */
 constexpr int
 engine_walk (int /* channels */)
 {

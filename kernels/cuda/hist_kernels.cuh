@@ -342,10 +342,11 @@ flush_if_due (unsigned int *sh, unsigned int (&low)[OWNED], unsigned int (&high)
     }
 }
 
-/* The walk with kFullSteps: a grid-stride loop over the steps that lie
- * whole inside the strip, which checks neither a load nor a count; the step after them, if
- * part of it is in the strip, is loaded with checks while the last whole step is counted.  At
- * most two steps follow the last flush. */
+/* The walk with kFullSteps: a grid-stride loop over the steps that lie whole inside the strip,
+ * which checks neither a load nor a count; the step after them, if part of it is in the strip,
+ * is loaded with checks while the last whole step is counted.  The next step's loads are issued
+ * before this step is counted: with one 1024-thread block an SM, that is what keeps enough
+ * bytes in flight.  At most two steps follow the last flush. */
 template <int C, int L, int THREADS, int WALK, int OWNED>
 __device__ __forceinline__ void
 walk_full_steps (unsigned int *sh, const uint4 *vec, size_t units, unsigned int (&low)[OWNED],
@@ -422,7 +423,7 @@ fastest_pass (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, W wa
 
 /* The zeroing, the software-pipelined loads, the counting and the flushes are one pass whose
  * load/atomic order and register use were tuned and checked in SASS as a whole
- * (docs/BENCHMARKS.md, "The fastest kernel's layouts", "What moved, and why", runs 23 and 28).
+ * (docs/BENCHMARKS.md, "What moved, and why"): reordering it is a change to measure again.
  * For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers one
  * contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48 contiguous
  * bytes, so that each load's first channel is known at compile time. */

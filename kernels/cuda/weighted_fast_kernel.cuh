@@ -16,10 +16,10 @@ namespace gh
 /* A thread counts GROUPS groups of 4 pixels a step (kGroups in the engine; the benchmark times
  * others); its loads of a group are one 16-, 8- or 4-byte load a lane apart from the next lane's
  * (3 x 4 bytes for RGB), coalesced.  A thread's groups of one step lie a grid's width of groups
- * apart (as if one group a step, unrolled): 1024 groups apart, the tiled photo put identical
- * pixels in one thread's two groups, and its same-address atomics cost it a quarter of its speed
- * (docs/BENCHMARKS.md).  Four groups measured faster still, but the engine's tests prove 2 on
- * small and odd sizes, so 2 is what the engine runs. */
+ * apart (as if one group a step, unrolled), not a block's: an image that repeats, such as a
+ * tiled photo, would otherwise put the same pixels in one thread's groups, and same-address
+ * atomics wait on each other.  The engine runs two groups: four are faster, but two are what
+ * its tests prove on small and odd sizes (docs/BENCHMARKS.md, "Weighted and derived runs"). */
 constexpr int kGroups = 2;
 constexpr int kWeightedThreads = 1024;
 
@@ -86,8 +86,7 @@ struct lanes
   unsigned int lane4; /* the lane's byte offset in a bin's column, < 128 */
   const double *terms;
   /* 256 and 65536 from a kernel argument, so that the products below stay IMADs (FMA pipe)
-   * instead of shifts (ALU pipe, which the PRMTs and IMNMXs fill; Nsight Compute on run 17a
-   * put it at 78 %). */
+   * instead of shifts (ALU pipe, which the PRMTs and IMNMXs already fill). */
   unsigned int k256, k65536;
 };
 
@@ -403,8 +402,7 @@ __launch_bounds__ (kWeightedThreads)
       unsigned int ns[GROUPS][C], nm[GROUPS][M];
       load (at + grid_step, ns, nm);
       /* With a plane, a group past the end (zero coverage: zero weights, never near an edge)
-       * is counted, not branched around (the SASS redid the lane setup under the branch; run 17d
-       * measured this only together with the groups' spacing: docs/BENCHMARKS.md). */
+       * is counted, not branched around: under the branch the SASS redid the lane setup. */
       unsigned int near_edge[GROUPS];
 #pragma unroll
       for (int k = 0; k < GROUPS; k++)
