@@ -295,7 +295,7 @@ bench::add_input_rows (const input &in, std::vector<kernel_row> &rows)
                      gh::launch_privatized (c, p, n, b, blocks, threads, s);
                    } });
   const gh_layout layouts[]
-      = { GH_LAYOUT_AUTO, GH_LAYOUT_WIDE, GH_LAYOUT_PACKED, GH_LAYOUT_SINGLE };
+      = { GH_LAYOUT_AUTO, GH_LAYOUT_LANE_COLUMNS, GH_LAYOUT_PACKED, GH_LAYOUT_SINGLE };
   for (gh_layout layout : layouts)
     {
       gh::launch_plan plan;

@@ -86,10 +86,10 @@ __launch_bounds__ (kFastestThreads)
 
 using fastest_fn = void (*) (const uint8_t *, size_t, unsigned int *, int);
 
-/* The wide layout in the walks of kBenchWalks, [channels 1, 4][i]. */
+/* The lane-column layout in the walks of kBenchWalks, [channels 1, 4][i]. */
 const fastest_fn walk_kernels[2][kBenchWalkCount] = {
-  { checked_fastest_kernel<1, kWide, kBenchWalks[0]> },
-  { checked_fastest_kernel<4, kWide, kBenchWalks[0]> },
+  { checked_fastest_kernel<1, kLaneColumns, kBenchWalks[0]> },
+  { checked_fastest_kernel<4, kLaneColumns, kBenchWalks[0]> },
 };
 
 /* The walk in words (its bits, comma-separated), into out. */
@@ -100,16 +100,16 @@ walk_name (int walk, char *out, size_t size)
             walk & kFullSteps ? "whole steps unchecked" : "every step checked");
 }
 
-/* The wide layout for 1 or 4 channels in walk kBenchWalks[i]: the engine's plan, with that
+/* The lane-column layout for 1 or 4 channels in walk kBenchWalks[i]: the engine's plan, with that
  * walk's tables and the blocks of them that fit an SM. */
 gh_status
 plan_bench_walk (const cudaDeviceProp &device, int channels, int i, launch_plan *plan,
                  gh_error *error)
 {
-  gh_status status = plan_fastest (device, channels, GH_LAYOUT_WIDE, plan, error);
+  gh_status status = plan_fastest (device, channels, GH_LAYOUT_LANE_COLUMNS, plan, error);
   if (status != GH_OK)
     return status;
-  plan->shared_bytes = table_bytes (channels, kWide, kBenchWalks[i]);
+  plan->shared_bytes = table_bytes (channels, kLaneColumns, kBenchWalks[i]);
   const void *kernel = reinterpret_cast<const void *> (walk_kernels[channels == 1 ? 0 : 1][i]);
   cudaError_t code = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int> (plan->shared_bytes));
@@ -195,7 +195,7 @@ bench::add_schedule_rows (const input &in, std::vector<kernel_row> &rows, size_t
   rows.push_back (
       { std::string ("fastest, the engine's: ") + engine, true,
         [=] (const uint8_t *p, unsigned int *b) { gh::launch_fastest (c, plan, p, n, b, s); } });
-  /* Walks of the wide layout, for 1 and 4 channels. */
+  /* Walks of the lane-column layout, for 1 and 4 channels. */
   for (int i = 0; (c == 1 || c == 4) && i < gh::kBenchWalkCount; i++)
     {
       gh::launch_plan part;

@@ -16,13 +16,13 @@ using simple_fn = void (*) (const uint8_t *, size_t, unsigned int *);
 /* [channels - 1][layout] */
 const fastest_fn fastest_kernels[4][3] = {
   { fastest_kernel<1, kSingle, kFastestThreads>, fastest_kernel<1, kPacked, kFastestThreads>,
-    fastest_kernel<1, kWide, kFastestThreads> },
+    fastest_kernel<1, kLaneColumns, kFastestThreads> },
   { fastest_kernel<2, kSingle, kFastestThreads>, fastest_kernel<2, kPacked, kFastestThreads>,
-    fastest_kernel<2, kWide, kFastestThreads> },
+    fastest_kernel<2, kLaneColumns, kFastestThreads> },
   { fastest_kernel<3, kSingle, kFastestThreads>, fastest_kernel<3, kPacked, kFastestThreads>,
-    fastest_kernel<3, kWide, kFastestThreads> },
+    fastest_kernel<3, kLaneColumns, kFastestThreads> },
   { fastest_kernel<4, kSingle, kFastestThreads>, fastest_kernel<4, kPacked, kFastestThreads>,
-    fastest_kernel<4, kWide, kFastestThreads> },
+    fastest_kernel<4, kLaneColumns, kFastestThreads> },
 };
 const simple_fn global_kernels[4] = { global_atomics_kernel<1>, global_atomics_kernel<2>,
                                       global_atomics_kernel<3>, global_atomics_kernel<4> };
@@ -32,7 +32,9 @@ const simple_fn privatized_kernels[4]
 const char *
 layout_name (int layout)
 {
-  return layout == kWide ? "wide" : layout == kPacked ? "packed 16-bit" : "single table";
+  return layout == kLaneColumns ? "lane columns"
+         : layout == kPacked    ? "packed 16-bit"
+                                : "single table";
 }
 
 } // namespace
@@ -51,14 +53,14 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
   int layout;
   switch (requested)
     {
-    case GH_LAYOUT_WIDE: layout = kWide; break;
+    case GH_LAYOUT_LANE_COLUMNS: layout = kLaneColumns; break;
     case GH_LAYOUT_PACKED: layout = kPacked; break;
     case GH_LAYOUT_SINGLE: layout = kSingle; break;
     default:
-      /* The widest layout that fits a block: no bank conflicts and no flushes first. */
-      layout = table_bytes (channels, kWide, engine_walk (channels)) <= limit     ? kWide
-               : table_bytes (channels, kPacked, engine_walk (channels)) <= limit ? kPacked
-                                                                                  : kSingle;
+      /* The first that fits a block, lane columns first: no bank conflicts, no flushes. */
+      layout = table_bytes (channels, kLaneColumns, engine_walk (channels)) <= limit ? kLaneColumns
+               : table_bytes (channels, kPacked, engine_walk (channels)) <= limit    ? kPacked
+                                                                                     : kSingle;
       break;
     }
   const size_t bytes = table_bytes (channels, layout, engine_walk (channels));

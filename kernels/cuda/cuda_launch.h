@@ -17,7 +17,7 @@ namespace gh
  * engine_walk (channels); the benchmark times others (kernels/cli/benchmark_schedule.cu). */
 enum walk
 {
-  kBytePerm = 8,   /* wide tables with byte-aligned bins: one byte permute an address */
+  kBytePerm = 8,   /* lane columns with byte-aligned bins: one byte permute an address */
   kFullSteps = 16, /* the loop takes whole steps only, unchecked */
 };
 

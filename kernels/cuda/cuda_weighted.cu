@@ -154,7 +154,7 @@ plan_weighted_fastest (const cudaDeviceProp &device, const gh_run_plan &run, wei
           = blocks_for (device, reinterpret_cast<const void *> (kernel), kWeightedThreads, columns);
       if (blocks > 0)
         {
-          *plan = weighted_plan{ kLaneColumns, blocks, kWeightedThreads, columns,
+          *plan = weighted_plan{ kLaneColumns32, blocks, kWeightedThreads, columns,
                                  static_cast<int> (steps < (1u << 30) ? steps : (1u << 30)) };
           return GH_OK;
         }
@@ -177,11 +177,11 @@ plan_weighted_fastest (const cudaDeviceProp &device, const gh_run_plan &run, wei
 void
 describe_weighted_plan (const weighted_plan &plan, const gh_run_plan &run, char *out, size_t size)
 {
-  const char *kind = plan.kind == kLaneColumns ? "weighted lane columns"
-                     : plan.kind == kShared64  ? "weighted 64-bit table a block"
-                                               : "weighted global 64-bit atomics";
+  const char *kind = plan.kind == kLaneColumns32 ? "weighted lane columns"
+                     : plan.kind == kShared64    ? "weighted 64-bit table a block"
+                                                 : "weighted global 64-bit atomics";
   char step[32] = "";
-  if (plan.kind == kLaneColumns)
+  if (plan.kind == kLaneColumns32)
     snprintf (step, sizeof step, ", %d x 4 pixels a step", kGroups);
   snprintf (out, size, "%s, %d ch -> %d x %d bins, %d x %d threads%s, %zu KiB shared", kind,
             run.channels, run.out_channels, run.bins, plan.blocks, plan.threads, step,
@@ -215,7 +215,7 @@ launch_weighted (const weighted_plan &plan, const weighted_job &job, int channel
 {
   switch (plan.kind)
     {
-    case kLaneColumns:
+    case kLaneColumns32:
       {
         gh_run_plan run{};
         run.channels = channels;

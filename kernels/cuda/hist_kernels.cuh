@@ -58,20 +58,21 @@ privatized_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins)
  * lands in bank l: uniform noise and a flat colour cost the same.  Loads are 16 bytes wide.
  *
  * Layouts (enum layout):
- *   kWide    32-bit counters, 32 a bin: 64 KiB for 1 and 2 channels, 96 KiB for 3, 128 KiB
- *            for 4 (byte-aligned bins below; 1 channel uses half of its 64 KiB)
- *   kPacked  two 16-bit counters a word: half that, flushed into registers before a counter
- *            can reach 2^16; for GPUs with 64 KiB of shared memory a block (the T4)
- *   kSingle  one 32-bit table per block, for GPUs with even less
+ *   kLaneColumns  32-bit counters, a column of 32 a bin: 64 KiB for 1 and 2 channels, 96 KiB
+ *                 for 3, 128 KiB for 4 (byte-aligned bins below; 1 channel uses half of its
+ *                 64 KiB)
+ *   kPacked       two 16-bit counters a word: half that, flushed into registers before a
+ *                 counter can reach 2^16; for GPUs with 64 KiB of shared memory a block (the T4)
+ *   kSingle       one 32-bit table per block, for GPUs with even less
  */
 enum layout
 {
   kSingle = 0,
   kPacked = 1,
-  kWide = 2
+  kLaneColumns = 2
 };
 
-/* With kBytePerm (gh::walk), the wide layout for 1, 2 and 4 channels puts a counter at the
+/* With kBytePerm (gh::walk), the lane-column layout for 1, 2 and 4 channels puts a counter at the
  * byte offset (c >> 1) << 16 | b << 8 | s << 7 | lane << 2: the sample b is a whole byte of the
  * address, so one byte permute (PRMT) of the loaded word with the lane's offset builds it, and
  * the channel's high bit is the atomic's constant offset.  s is the channel's low bit (0 for one
@@ -80,7 +81,7 @@ enum layout
 __host__ __device__ constexpr bool
 byte_bins (int channels, int layout, int walk)
 {
-  return layout == kWide && walk & kBytePerm && channels != 3;
+  return layout == kLaneColumns && walk & kBytePerm && channels != 3;
 }
 
 /* Bytes of shared memory the block's tables take. */
@@ -89,9 +90,9 @@ table_bytes (int channels, int layout, int walk)
 {
   return byte_bins (channels, layout, walk) ? (channels == 4 ? 2 : 1) * static_cast<size_t> (65536)
                                             : static_cast<size_t> (channels) * kBins * 4
-                                                  * (layout == kWide     ? kWarp
-                                                     : layout == kPacked ? kWarp / 2
-                                                                         : 1);
+                                                  * (layout == kLaneColumns ? kWarp
+                                                     : layout == kPacked    ? kWarp / 2
+                                                                            : 1);
 }
 
 template <int C, int L, int WALK = engine_walk (C)> struct fastest_traits
@@ -109,7 +110,7 @@ count_sample (unsigned int *sh, unsigned int lane, int c, unsigned int b)
 {
   if (byte_bins (C, L, WALK))
     atomicAdd (&sh[(c >> 1) << 14 | b << 6 | (c & 1) << 5 | lane], 1u);
-  else if (L == kWide)
+  else if (L == kLaneColumns)
     atomicAdd (&sh[((c * kBins + b) << 5) | lane], 1u);
   else if (L == kPacked)
     atomicAdd (&sh[((c * (kBins / 2) + (b >> 1)) << 5) | lane], 1u << ((b & 1u) << 4));
@@ -126,8 +127,8 @@ byte_scaled (unsigned int w, int j, int shift)
 }
 
 /* Counts the four bytes of word w, whose first byte is at byte offset `first` of the unit.  For
- * the wide and single layouts the counter's byte address is built from the sample with one shift
- * and one masked OR (channel and lane are constants here): at 17 bytes a clock an SM, the
+ * the lane-column and single layouts the counter's byte address is built from the sample with one
+ * shift and one masked OR (channel and lane are constants here): at 17 bytes a clock an SM, the
  * instructions a sample costs decide whether the kernel keeps up with memory. */
 template <int C, int L, int WALK>
 __device__ __forceinline__ void
@@ -145,7 +146,7 @@ count_word (unsigned int *sh, unsigned int lane, unsigned int w, int first)
           const unsigned int offset = __byte_perm (w, lane << 2 | s << 7, 0x5504 | j << 4);
           atomicAdd (reinterpret_cast<unsigned int *> (base + ((c >> 1) << 16) + offset), 1u);
         }
-      else if (L == kWide) /* ((c * 256 + b) * 32 + lane) * 4 */
+      else if (L == kLaneColumns) /* ((c * 256 + b) * 32 + lane) * 4 */
         atomicAdd (
             reinterpret_cast<unsigned int *> (base + (byte_scaled (w, j, 7) | c << 15 | lane << 2)),
             1u);
@@ -244,7 +245,7 @@ count_full_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V])
     count_vector<C, L, WALK> (sh, lane, q[k], C == 3 ? 16 * k : 0);
 }
 
-/* The first 16-byte chunk of bin's 32 lane counters in the wide layout. */
+/* The first 16-byte chunk of bin's 32 lane counters in the lane-column layout. */
 template <int C, int L, int WALK>
 __device__ __forceinline__ int
 first_chunk (int bin)
@@ -279,7 +280,7 @@ merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
             }
         }
     }
-  else if (L == kWide)
+  else if (L == kLaneColumns)
     {
       /* A bin's 32 lanes as eight 16-byte reads, the k-th at (k + bin) % 8: the eight threads
        * of a quarter warp (one shared-memory wavefront) cover all 32 banks. */

@@ -1,6 +1,6 @@
 /* gpu-histogram: FASTEST for weighted and derived runs of 8-bit samples.  The unweighted fastest
- * kernel's layout (hist_kernels.cuh, kWide: one 32-bit counter column per warp lane, so that no
- * two lanes of a warp share a bank on any input) with up to six tables: the run's channels, then
+ * kernel's layout (hist_kernels.cuh, kLaneColumns: one 32-bit counter column per warp lane, so that
+ * no two lanes of a warp share a bank on any input) with up to six tables: the run's channels, then
  * Value and Luminance.  A 32-bit counter gains at most weighted_per_step (GROUPS) * w_max a step,
  * so the block flushes its columns into the strip's 64-bit table every flush_every steps (at most
  * weighted_flush_steps (w_max, GROUPS)), before any can overflow.  Device code only;
