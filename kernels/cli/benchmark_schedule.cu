@@ -1,6 +1,6 @@
 /* gpu-histogram: the benchmark's schedule comparison (GPUHIST_BENCH_ONLY=schedule): on the seed's
  * table and the 8192² and 16384² RGBA inputs, FASTEST as the engine runs it beside the same
- * kernel in the walk it had before run 28 (gh::kBenchWalks), with the read-only ceiling.  The
+ * kernel in the walk it had before run 28 (kBenchWalks), with the read-only ceiling.  The
  * rows are timed in turn, round after round (GPUHIST_BENCH_ROUNDS, default 5), so that a drift
  * of the clocks spreads over all of them, and each row's share of the ceiling is also given
  * round by round, against the ceiling's time in the same round.  The ceiling is timed twice:
@@ -8,6 +8,7 @@
 #include "benchmark_harness.h"
 #include "benchmark_weighted.h"
 #include "cuda_launch.h"
+#include "hist_kernels.cuh"
 
 #include <cuda_runtime.h>
 
@@ -16,6 +17,121 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+/* The walks the schedule times beside the engine's, built from hist_kernels.cuh's templates. */
+namespace gh
+{
+
+namespace
+{
+
+/* Neither walk bit: a bin's address from a shift and a masked OR, every step checked. */
+constexpr int kShiftedBins = 0;
+
+/* The engine's one-channel walk before run 28, timed beside the engine's (instantiated for 1 and
+ * 4 channels below). */
+constexpr int kBenchWalks[] = { kShiftedBins };
+constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
+
+/* The walk without kFullSteps: every load and count checked.  The next step's loads are issued
+ * before this step is counted: with one 1024-thread block an SM, that is what keeps enough bytes
+ * in flight. */
+template <int C, int L, int THREADS, int WALK, int OWNED>
+__device__ __forceinline__ void
+walk_checked (unsigned int *sh, const uint4 *vec, size_t units, size_t vectors,
+              unsigned int (&low)[OWNED], unsigned int (&high)[OWNED], int flush_every)
+{
+  constexpr int V = fastest_traits<C, L, WALK>::vectors;
+  constexpr size_t step_units = C == 3 ? THREADS : THREADS * V;
+  const size_t grid_step = gridDim.x * step_units;
+  const unsigned int lane = threadIdx.x & 31u;
+  uint4 q[V];
+  bool valid[V];
+  size_t base = blockIdx.x * step_units;
+  load_step<C, THREADS, V> (vec, base, units, vectors, q, valid);
+  zero_tables<C, L, THREADS, WALK> (sh, low, high);
+
+  int steps_since_flush = 0;
+  for (; base < units; base += grid_step)
+    {
+      uint4 next[V];
+      bool next_valid[V];
+      load_step<C, THREADS, V> (vec, base + grid_step, units, vectors, next, next_valid);
+      count_step<C, L, WALK, V> (sh, lane, q, valid);
+      flush_if_due<C, L, THREADS> (sh, low, high, flush_every, steps_since_flush);
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        {
+          q[k] = next[k];
+          valid[k] = next_valid[k];
+        }
+    }
+}
+
+/* FASTEST's pass (hist_kernels.cuh) in a walk without kFullSteps. */
+template <int C, int L, int WALK>
+__global__ void
+__launch_bounds__ (kFastestThreads)
+    checked_fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins,
+                            int flush_every)
+{
+  static_assert (!(WALK & kFullSteps), "the engine's kernel walks whole steps");
+  fastest_pass<C, L, kFastestThreads, WALK> (
+      in, n, bins,
+      [flush_every] (unsigned int *sh, const uint4 *vec, size_t units, size_t vectors, auto &low,
+                     auto &high) {
+        walk_checked<C, L, kFastestThreads, WALK> (sh, vec, units, vectors, low, high, flush_every);
+      });
+}
+
+using fastest_fn = void (*) (const uint8_t *, size_t, unsigned int *, int);
+
+/* The lane-column layout in the walks of kBenchWalks, [channels 1, 4][i]. */
+const fastest_fn walk_kernels[2][kBenchWalkCount] = {
+  { checked_fastest_kernel<1, kLaneColumns, kBenchWalks[0]> },
+  { checked_fastest_kernel<4, kLaneColumns, kBenchWalks[0]> },
+};
+
+/* The walk in words (its bits, comma-separated), into out. */
+void
+walk_name (int walk, char *out, size_t size)
+{
+  snprintf (out, size, "%s, %s", walk & kBytePerm ? "byte-aligned bins" : "shifted bins",
+            walk & kFullSteps ? "whole steps unchecked" : "every step checked");
+}
+
+/* The lane-column layout for 1 or 4 channels in walk kBenchWalks[i]: the engine's plan, with that
+ * walk's tables and the blocks of them that fit an SM. */
+gh_status
+plan_bench_walk (const cudaDeviceProp &device, int channels, int i, launch_plan *plan,
+                 gh_error *error)
+{
+  gh_status status = plan_fastest (device, channels, GH_LAYOUT_LANE_COLUMNS, plan, error);
+  if (status != GH_OK)
+    return status;
+  plan->shared_bytes = table_bytes (channels, kLaneColumns, kBenchWalks[i]);
+  const void *kernel = reinterpret_cast<const void *> (walk_kernels[channels == 1 ? 0 : 1][i]);
+  cudaError_t code = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int> (plan->shared_bytes));
+  int per_sm = 0;
+  if (code == cudaSuccess)
+    code = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kernel, plan->threads,
+                                                          plan->shared_bytes);
+  if (code == cudaSuccess && per_sm > 0)
+    plan->blocks = per_sm * device.multiProcessorCount;
+  if (code != cudaSuccess)
+    {
+      cudaGetLastError ();
+      gh_error_set (error, GH_ERROR_GPU_FAILED, "walk %d: %s", kBenchWalks[i],
+                    cudaGetErrorString (code));
+      return GH_ERROR_GPU_FAILED;
+    }
+  return GH_OK;
+}
+
+} // namespace
+
+} // namespace gh
 
 namespace gh_bench
 {
@@ -79,20 +195,22 @@ bench::add_schedule_rows (const input &in, std::vector<kernel_row> &rows, size_t
   rows.push_back (
       { std::string ("fastest, the engine's: ") + engine, true,
         [=] (const uint8_t *p, unsigned int *b) { gh::launch_fastest (c, plan, p, n, b, s); } });
-  for (int walk : gh::kBenchWalks)
+  /* Walks of the lane-column layout, for 1 and 4 channels. */
+  for (int i = 0; (c == 1 || c == 4) && i < gh::kBenchWalkCount; i++)
     {
-      if (walk == gh::engine_walk (c))
-        continue;
       gh::launch_plan part;
-      status = gh::plan_fastest_walk (device_, c, walk, &part, error);
+      status = gh::plan_bench_walk (device_, c, i, &part, error);
       if (status != GH_OK)
         return status;
-      char description[240];
+      char description[240], walk[96];
       gh::describe_plan (part, c, description, sizeof description);
-      rows.push_back (
-          { std::string ("walk: ") + description, true, [=] (const uint8_t *p, unsigned int *b) {
-             gh::launch_fastest (c, part, p, n, b, s);
-           } });
+      gh::walk_name (gh::kBenchWalks[i], walk, sizeof walk);
+      const gh::fastest_fn kernel = gh::walk_kernels[c == 1 ? 0 : 1][i];
+      rows.push_back ({ std::string ("walk: ") + description + "; " + walk, true,
+                        [=] (const uint8_t *p, unsigned int *b) {
+                          kernel<<<part.blocks, part.threads, part.shared_bytes, s>>> (
+                              p, n, b, part.flush_every);
+                        } });
     }
   /* The fixed cost of a launch: both kernels on an empty strip (FASTEST still zeroes its tables
    * and reads them back in the merge). */

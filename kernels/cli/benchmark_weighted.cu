@@ -251,6 +251,10 @@ make_rows (const cudaDeviceProp &device, cudaStream_t stream, const weighted_buf
   const weighted_job job3 = make_weighted_job (weighted_rgba_plan (GH_LUMINANCE_GIMP3), samples,
                                                coverage, kPixels, table);
   const int grid = full_grid (device, 256);
+  /* The variants of other GROUPS flush as often as their steps need (weighted_fast_kernel.cuh). */
+  const unsigned int w = weighted_max_weight (run);
+  const int flush4 = static_cast<int> (weighted_flush_steps (w, 4));
+  const int flush1 = static_cast<int> (weighted_flush_steps (w, 1));
   return {
     { "read-only, samples + coverage (ceiling)", false,
       [=] { launch_read_only2 (samples, bytes, coverage, plane, sink, grid, 256, stream); } },
@@ -262,13 +266,13 @@ make_rows (const cudaDeviceProp &device, cudaStream_t stream, const weighted_buf
       [=] {
         weighted_fast_kernel<4, 1, true, true, 4>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 256u, GH_LUMINANCE_GIMP2);
+                samples, coverage, kPixels, flush4, table, 256u, GH_LUMINANCE_GIMP2);
       } },
     { "fastest, 1 group of 4 pixels a step (fewer registers)", true,
       [=] {
         weighted_fast_kernel<4, 1, true, true, 1>
             <<<fastest.blocks, fastest.threads, fastest.shared_bytes, stream>>> (
-                samples, coverage, kPixels, fastest.flush_every, table, 256u, GH_LUMINANCE_GIMP2);
+                samples, coverage, kPixels, flush1, table, 256u, GH_LUMINANCE_GIMP2);
       } },
     { "probe, not verified: 4 tables (R, G, B, A weighted, no derived)", false,
       [=] {

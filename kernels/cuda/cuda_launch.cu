@@ -10,46 +10,20 @@ namespace gh
 namespace
 {
 
-constexpr int kFastestThreads = 1024;
-
 using fastest_fn = void (*) (const uint8_t *, size_t, unsigned int *, int);
 using simple_fn = void (*) (const uint8_t *, size_t, unsigned int *);
 
 /* [channels - 1][layout] */
 const fastest_fn fastest_kernels[4][3] = {
   { fastest_kernel<1, kSingle, kFastestThreads>, fastest_kernel<1, kPacked, kFastestThreads>,
-    fastest_kernel<1, kWide, kFastestThreads> },
+    fastest_kernel<1, kLaneColumns, kFastestThreads> },
   { fastest_kernel<2, kSingle, kFastestThreads>, fastest_kernel<2, kPacked, kFastestThreads>,
-    fastest_kernel<2, kWide, kFastestThreads> },
+    fastest_kernel<2, kLaneColumns, kFastestThreads> },
   { fastest_kernel<3, kSingle, kFastestThreads>, fastest_kernel<3, kPacked, kFastestThreads>,
-    fastest_kernel<3, kWide, kFastestThreads> },
+    fastest_kernel<3, kLaneColumns, kFastestThreads> },
   { fastest_kernel<4, kSingle, kFastestThreads>, fastest_kernel<4, kPacked, kFastestThreads>,
-    fastest_kernel<4, kWide, kFastestThreads> },
+    fastest_kernel<4, kLaneColumns, kFastestThreads> },
 };
-/* BENCHMARK ONLY: the wide layout in the walk of kBenchWalks, [channels 1, 4][i], so that the
- * benchmark times it beside the engine's. */
-const fastest_fn walk_kernels[2][kBenchWalkCount] = {
-  { fastest_kernel<1, kWide, kFastestThreads, kBenchWalks[0]> },
-  { fastest_kernel<4, kWide, kFastestThreads, kBenchWalks[0]> },
-};
-
-int
-bench_walk_index (int walk)
-{
-  for (int i = 0; i < kBenchWalkCount; i++)
-    if (kBenchWalks[i] == walk)
-      return i;
-  return -1;
-}
-
-fastest_fn
-fastest_for (int channels, const launch_plan &plan)
-{
-  if (plan.walk != engine_walk (channels))
-    return walk_kernels[channels == 1 ? 0 : 1][bench_walk_index (plan.walk)];
-  return fastest_kernels[channels - 1][plan.layout];
-}
-
 const simple_fn global_kernels[4] = { global_atomics_kernel<1>, global_atomics_kernel<2>,
                                       global_atomics_kernel<3>, global_atomics_kernel<4> };
 const simple_fn privatized_kernels[4]
@@ -58,7 +32,9 @@ const simple_fn privatized_kernels[4]
 const char *
 layout_name (int layout)
 {
-  return layout == kWide ? "wide" : layout == kPacked ? "packed 16-bit" : "single table";
+  return layout == kLaneColumns ? "lane columns"
+         : layout == kPacked    ? "packed 16-bit"
+                                : "single table";
 }
 
 } // namespace
@@ -77,14 +53,14 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
   int layout;
   switch (requested)
     {
-    case GH_LAYOUT_WIDE: layout = kWide; break;
+    case GH_LAYOUT_LANE_COLUMNS: layout = kLaneColumns; break;
     case GH_LAYOUT_PACKED: layout = kPacked; break;
     case GH_LAYOUT_SINGLE: layout = kSingle; break;
     default:
-      /* The widest layout that fits a block: no bank conflicts and no flushes first. */
-      layout = table_bytes (channels, kWide, engine_walk (channels)) <= limit     ? kWide
-               : table_bytes (channels, kPacked, engine_walk (channels)) <= limit ? kPacked
-                                                                                  : kSingle;
+      /* The first that fits a block, lane columns first: no bank conflicts, no flushes. */
+      layout = table_bytes (channels, kLaneColumns, engine_walk (channels)) <= limit ? kLaneColumns
+               : table_bytes (channels, kPacked, engine_walk (channels)) <= limit    ? kPacked
+                                                                                     : kSingle;
       break;
     }
   const size_t bytes = table_bytes (channels, layout, engine_walk (channels));
@@ -115,7 +91,6 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
     }
 
   plan->layout = layout;
-  plan->walk = engine_walk (channels);
   plan->threads = kFastestThreads;
   plan->blocks = per_sm * device.multiProcessorCount;
   plan->shared_bytes = bytes;
@@ -127,57 +102,11 @@ plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested, l
   return GH_OK;
 }
 
-gh_status
-plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk, launch_plan *plan,
-                   gh_error *error)
-{
-  if ((channels != 1 && channels != 4)
-      || (walk != engine_walk (channels) && bench_walk_index (walk) < 0))
-    {
-      gh_error_set (error, GH_ERROR_UNSUPPORTED, "no walk %d for %d channels", walk, channels);
-      return GH_ERROR_UNSUPPORTED;
-    }
-  gh_status status = plan_fastest (device, channels, GH_LAYOUT_WIDE, plan, error);
-  if (status != GH_OK)
-    return status;
-  plan->walk = walk;
-  plan->shared_bytes = table_bytes (channels, kWide, walk);
-  const void *kernel = reinterpret_cast<const void *> (fastest_for (channels, *plan));
-  cudaError_t code = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int> (plan->shared_bytes));
-  int per_sm = 0;
-  if (code == cudaSuccess)
-    code = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kernel, plan->threads,
-                                                          plan->shared_bytes);
-  if (code == cudaSuccess && per_sm > 0)
-    plan->blocks = per_sm * device.multiProcessorCount;
-  if (code != cudaSuccess)
-    {
-      cudaGetLastError ();
-      gh_error_set (error, GH_ERROR_GPU_FAILED, "walk %d: %s", walk, cudaGetErrorString (code));
-      return GH_ERROR_GPU_FAILED;
-    }
-  return GH_OK;
-}
-
-void
-walk_name (int walk, char *out, size_t size)
-{
-  snprintf (out, size, "%s, %s", walk & kBytePerm ? "byte-aligned bins" : "shifted bins",
-            walk & kFullSteps ? "whole steps unchecked" : "every step checked");
-}
-
 void
 describe_plan (const launch_plan &plan, int channels, char *out, size_t size)
 {
-  const int n = snprintf (out, size, "%s, %d ch, %d x %d threads, %zu KiB shared",
-                          layout_name (plan.layout), channels, plan.blocks, plan.threads,
-                          plan.shared_bytes / 1024);
-  if (plan.walk != engine_walk (channels) && n > 0 && static_cast<size_t> (n) + 2 < size)
-    {
-      snprintf (out + n, size - n, "; ");
-      walk_name (plan.walk, out + n + 2, size - n - 2);
-    }
+  snprintf (out, size, "%s, %d ch, %d x %d threads, %zu KiB shared", layout_name (plan.layout),
+            channels, plan.blocks, plan.threads, plan.shared_bytes / 1024);
 }
 
 void
@@ -198,8 +127,9 @@ void
 launch_fastest (int channels, const launch_plan &plan, const uint8_t *in, size_t n,
                 unsigned int *bins, cudaStream_t stream)
 {
-  fastest_for (channels, plan)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
-      in, n, bins, plan.flush_every);
+  fastest_kernels[channels - 1]
+                 [plan.layout]<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+                     in, n, bins, plan.flush_every);
 }
 
 void
@@ -207,13 +137,6 @@ launch_read_only (const uint8_t *in, size_t n, unsigned int *sink, int blocks, i
                   cudaStream_t stream)
 {
   read_only_kernel<<<blocks, threads, 0, stream>>> (in, n, sink);
-}
-
-void
-launch_read_only_bytes (const uint8_t *in, size_t n, unsigned int *sink, int blocks, int threads,
-                        cudaStream_t stream)
-{
-  read_only_bytes_kernel<<<blocks, threads, 0, stream>>> (in, n, sink);
 }
 
 void

@@ -12,28 +12,27 @@ namespace gh
 {
 
 /* How FASTEST walks a strip (bits; hist_kernels.cuh).  Every walk issues its first step's loads
- * before the tables are zeroed, zeroes with 16-byte stores and merges with 16-byte reads
- * (docs/BENCHMARKS.md, runs 23-24).  The engine runs engine_walk (channels); the other is
- * BENCHMARK ONLY, timed beside it (GPUHIST_BENCH_ONLY=schedule). */
+ * before the tables are zeroed, so that the zeroing waits out their latency, and zeroes and
+ * merges with 16-byte accesses, a quarter of the instructions of 4-byte ones.  The engine runs
+ * engine_walk (channels); the benchmark times others (kernels/cli/benchmark_schedule.cu). */
 enum walk
 {
-  kShiftedBins = 0, /* a bin's address from a shift and a masked OR; every step checked */
-  kBytePerm = 8,    /* wide tables with byte-aligned bins: one byte permute an address */
-  kFullSteps = 16,  /* the loop takes whole steps only, unchecked */
+  kBytePerm = 8,   /* lane columns with byte-aligned bins: one byte permute an address */
+  kFullSteps = 16, /* the loop takes whole steps only, unchecked */
 };
 
-/* The walk the engine runs, for every channel count: byte-aligned bins and an unchecked loop,
- * which take a step from 298-346 instructions to 160-162 (docs/BENCHMARKS.md, runs 28-32). */
+/* The walk the engine runs, for every channel count: byte-aligned bins (a sample's counter
+ * address is one byte permute) and an unchecked loop over the whole steps.  A step is bound by
+ * the instructions it issues, and these two halve them (docs/BENCHMARKS.md, "What moved, and
+ * why"). */
 constexpr int
 engine_walk (int /* channels */)
 {
   return kBytePerm | kFullSteps;
 }
 
-/* BENCHMARK ONLY: the engine's one-channel walk before run 28, timed beside the engine's (one
- * entry: cuda_launch.cu instantiates it for 1 and 4 channels). */
-constexpr int kBenchWalks[] = { kShiftedBins };
-constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
+/* Threads in a block of FASTEST. */
+constexpr int kFastestThreads = 1024;
 
 /* How FASTEST runs on this device for this channel count. */
 struct launch_plan
@@ -43,7 +42,6 @@ struct launch_plan
   int blocks;
   size_t shared_bytes; /* dynamic shared memory a block */
   int flush_every;     /* packed layout: steps between flushes of the 16-bit counters */
-  int walk;            /* gh::walk: engine_walk (channels), or another for the benchmark */
 };
 
 /* Chooses the layout from the device's shared memory (or checks a forced one) and sizes the
@@ -51,13 +49,7 @@ struct launch_plan
  * fit, never a failed launch. */
 gh_status plan_fastest (const cudaDeviceProp &device, int channels, gh_layout requested,
                         launch_plan *plan, gh_error *error);
-/* BENCHMARK ONLY: the wide layout for 1 or 4 channels with another walk (gh::walk), to time it
- * beside the engine's. */
-gh_status plan_fastest_walk (const cudaDeviceProp &device, int channels, int walk,
-                             launch_plan *plan, gh_error *error);
-/* The walk in words (its bits, comma-separated), into out. */
-void walk_name (int walk, char *out, size_t size);
-/* The plan in words; a walk other than the engine's is named too. */
+/* The plan in words. */
 void describe_plan (const launch_plan &plan, int channels, char *out, size_t size);
 
 /* Grid of the simple kernels: every thread slot of every SM, in blocks of 256. */
@@ -71,8 +63,6 @@ void launch_fastest (int channels, const launch_plan &plan, const uint8_t *in, s
                      unsigned int *bins, cudaStream_t stream);
 void launch_read_only (const uint8_t *in, size_t n, unsigned int *sink, int blocks, int threads,
                        cudaStream_t stream);
-void launch_read_only_bytes (const uint8_t *in, size_t n, unsigned int *sink, int blocks,
-                             int threads, cudaStream_t stream);
 /* One method as the engine runs it, on full grids. */
 void launch_method (gh_method method, int channels, const cudaDeviceProp &device,
                     const launch_plan &fastest, const uint8_t *in, size_t n, unsigned int *bins,

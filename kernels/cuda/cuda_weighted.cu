@@ -18,43 +18,41 @@ using fast_fn = void (*) (const uint8_t *, const uint8_t *, size_t, int, unsigne
 /* Alpha weighting needs 2 or 4 channels, derived channels 3 or 4; with neither and no plane the
  * run is an unweighted one (hist_kernels.cuh).  D: 0 no derived channels, 1 GIMP 2.10's
  * luminance, 2 GIMP 3.0's (looked up: weighted_fast_kernel's LUM3). */
-template <int C, int COV, int A, int D, int G>
+template <int C, int COV, int A, int D>
 constexpr fast_fn
 pick ()
 {
   if constexpr ((A && C % 2) || (D && C < 3) || (!COV && !A && !D))
     return nullptr;
   else
-    return weighted_fast_kernel<C, COV, A != 0, D != 0, G, D == 2>;
+    return weighted_fast_kernel<C, COV, A != 0, D != 0, kGroups, D == 2>;
 }
 
-template <int C, int COV, int A, int G>
+template <int C, int COV, int A>
 fast_fn
 fast_for_derived (int derived)
 {
-  return derived == 2 ? pick<C, COV, A, 2, G> ()
-         : derived    ? pick<C, COV, A, 1, G> ()
-                      : pick<C, COV, A, 0, G> ();
+  return derived == 2 ? pick<C, COV, A, 2> ()
+         : derived    ? pick<C, COV, A, 1> ()
+                      : pick<C, COV, A, 0> ();
 }
 
-template <int C, int COV, int G>
+template <int C, int COV>
 fast_fn
 fast_for_alpha (int alpha, int derived)
 {
-  return alpha ? fast_for_derived<C, COV, 1, G> (derived)
-               : fast_for_derived<C, COV, 0, G> (derived);
+  return alpha ? fast_for_derived<C, COV, 1> (derived) : fast_for_derived<C, COV, 0> (derived);
 }
 
-template <int C, int G>
+template <int C>
 fast_fn
 fast_for (int cov, int alpha, int derived)
 {
-  return cov == 2 ? fast_for_alpha<C, 2, G> (alpha, derived)
-         : cov    ? fast_for_alpha<C, 1, G> (alpha, derived)
-                  : fast_for_alpha<C, 0, G> (alpha, derived);
+  return cov == 2 ? fast_for_alpha<C, 2> (alpha, derived)
+         : cov    ? fast_for_alpha<C, 1> (alpha, derived)
+                  : fast_for_alpha<C, 0> (alpha, derived);
 }
 
-template <int G>
 fast_fn
 fast_kernel_for (const gh_run_plan &run)
 {
@@ -62,28 +60,11 @@ fast_kernel_for (const gh_run_plan &run)
   const int d = !run.derived ? 0 : run.luminance == GH_LUMINANCE_GIMP2 ? 1 : 2;
   switch (run.channels)
     {
-    case 1: return fast_for<1, G> (cov, a, d);
-    case 2: return fast_for<2, G> (cov, a, d);
-    case 3: return fast_for<3, G> (cov, a, d);
-    default: return fast_for<4, G> (cov, a, d);
+    case 1: return fast_for<1> (cov, a, d);
+    case 2: return fast_for<2> (cov, a, d);
+    case 3: return fast_for<3> (cov, a, d);
+    default: return fast_for<4> (cov, a, d);
     }
-}
-
-/* kGroups groups a step, or the other count both measured well (1 or 2): so that the tests can
- * prove either one (TEST ONLY: GPUHIST_TEST_WEIGHTED_GROUPS=n). */
-fast_fn
-fast_kernel_for (const gh_run_plan &run, int groups)
-{
-  return groups == 1 ? fast_kernel_for<1> (run) : fast_kernel_for<2> (run);
-}
-
-int
-groups_asked ()
-{
-  static_assert (kGroups == 1 || kGroups == 2, "fast_kernel_for has 1 and 2");
-  const char *test_groups = getenv ("GPUHIST_TEST_WEIGHTED_GROUPS");
-  return test_groups && (atoi (test_groups) == 1 || atoi (test_groups) == 2) ? atoi (test_groups)
-                                                                             : kGroups;
 }
 
 /* Blocks of `threads` that fit an SM with `shared` bytes each, times the SMs; 0 if none. */
@@ -158,29 +139,23 @@ gh_status
 plan_weighted_fastest (const cudaDeviceProp &device, const gh_run_plan &run, weighted_plan *plan,
                        gh_error *error)
 {
-  /* Lane columns: a counter takes at most kPerStep weights a step, and the tail 4 more. */
-  const unsigned long long w = weighted_max_weight (run);
-  unsigned long long steps = (0xFFFFFFFFull - 4 * w) / (kPerStep * w);
+  /* Lane columns: flushed before a 32-bit counter can overflow. */
+  unsigned long long steps = weighted_flush_steps (weighted_max_weight (run), kGroups);
   /* TEST ONLY: GPUHIST_TEST_FLUSH_EVERY=n flushes sooner, so that small images cross flushes. */
   const char *test_flush = getenv ("GPUHIST_TEST_FLUSH_EVERY");
   if (test_flush && strtoull (test_flush, nullptr, 10) > 0
       && strtoull (test_flush, nullptr, 10) < steps)
     steps = strtoull (test_flush, nullptr, 10);
   const size_t columns = weighted_shared_bytes (run.out_channels, run.derived != 0);
-  const int groups = groups_asked ();
-  fast_fn kernel = run.bytes_per_sample == 1 ? fast_kernel_for (run, groups) : nullptr;
+  fast_fn kernel = run.bytes_per_sample == 1 ? fast_kernel_for (run) : nullptr;
   if (kernel && steps >= 1 && columns <= device.sharedMemPerBlockOptin)
     {
       const int blocks
           = blocks_for (device, reinterpret_cast<const void *> (kernel), kWeightedThreads, columns);
       if (blocks > 0)
         {
-          *plan = weighted_plan{ kLaneColumns,
-                                 blocks,
-                                 kWeightedThreads,
-                                 columns,
-                                 static_cast<int> (steps < (1u << 30) ? steps : (1u << 30)),
-                                 groups };
+          *plan = weighted_plan{ kLaneColumns32, blocks, kWeightedThreads, columns,
+                                 static_cast<int> (steps < (1u << 30) ? steps : (1u << 30)) };
           return GH_OK;
         }
     }
@@ -202,12 +177,12 @@ plan_weighted_fastest (const cudaDeviceProp &device, const gh_run_plan &run, wei
 void
 describe_weighted_plan (const weighted_plan &plan, const gh_run_plan &run, char *out, size_t size)
 {
-  const char *kind = plan.kind == kLaneColumns ? "weighted lane columns"
-                     : plan.kind == kShared64  ? "weighted 64-bit table a block"
-                                               : "weighted global 64-bit atomics";
+  const char *kind = plan.kind == kLaneColumns32 ? "weighted lane columns"
+                     : plan.kind == kShared64    ? "weighted 64-bit table a block"
+                                                 : "weighted global 64-bit atomics";
   char step[32] = "";
-  if (plan.kind == kLaneColumns)
-    snprintf (step, sizeof step, ", %d x 4 pixels a step", plan.groups);
+  if (plan.kind == kLaneColumns32)
+    snprintf (step, sizeof step, ", %d x 4 pixels a step", kGroups);
   snprintf (out, size, "%s, %d ch -> %d x %d bins, %d x %d threads%s, %zu KiB shared", kind,
             run.channels, run.out_channels, run.bins, plan.blocks, plan.threads, step,
             plan.shared_bytes / 1024);
@@ -240,7 +215,7 @@ launch_weighted (const weighted_plan &plan, const weighted_job &job, int channel
 {
   switch (plan.kind)
     {
-    case kLaneColumns:
+    case kLaneColumns32:
       {
         gh_run_plan run{};
         run.channels = channels;
@@ -248,8 +223,7 @@ launch_weighted (const weighted_plan &plan, const weighted_job &job, int channel
         run.alpha_weighted = job.alpha_weighted;
         run.derived = job.derived;
         run.luminance = job.luminance;
-        fast_kernel_for (run,
-                         plan.groups)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
+        fast_kernel_for (run)<<<plan.blocks, plan.threads, plan.shared_bytes, stream>>> (
             job.samples, job.coverage, job.pixels, plan.flush_every, job.out, 256u, job.luminance);
         break;
       }

@@ -30,9 +30,9 @@ struct weighted_job
 /* How one method of a weighted run counts. */
 enum weighted_kind
 {
-  kLaneColumns, /* 8-bit samples: 32-bit per-lane columns, flushed (weighted_fast_kernel) */
-  kShared64,    /* one table of 64-bit counters a block (weighted_privatized_kernel) */
-  kGlobal64     /* 64-bit atomics into the strip's table (weighted_global_atomics_kernel) */
+  kLaneColumns32, /* 8-bit samples: 32-bit per-lane columns, flushed (weighted_fast_kernel) */
+  kShared64,      /* one table of 64-bit counters a block (weighted_privatized_kernel) */
+  kGlobal64       /* 64-bit atomics into the strip's table (weighted_global_atomics_kernel) */
 };
 
 struct weighted_plan
@@ -40,8 +40,7 @@ struct weighted_plan
   weighted_kind kind;
   int blocks, threads;
   size_t shared_bytes;
-  int flush_every; /* kLaneColumns: steps between flushes of the 32-bit columns */
-  int groups;      /* kLaneColumns: groups of 4 pixels a thread counts a step */
+  int flush_every; /* kLaneColumns32: steps between flushes of the 32-bit columns */
 };
 
 /* The largest weight one sample adds: coverage full scale times alpha full scale. */

@@ -58,20 +58,21 @@ privatized_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins)
  * lands in bank l: uniform noise and a flat colour cost the same.  Loads are 16 bytes wide.
  *
  * Layouts (enum layout):
- *   kWide    32-bit counters, 32 a bin: 64 KiB for 1 and 2 channels, 96 KiB for 3, 128 KiB
- *            for 4 (byte-aligned bins below; 1 channel uses half of its 64 KiB)
- *   kPacked  two 16-bit counters a word: half that, flushed into registers before a counter
- *            can reach 2^16; for GPUs with 64 KiB of shared memory a block (the T4)
- *   kSingle  one 32-bit table per block, for GPUs with even less
+ *   kLaneColumns  32-bit counters, a column of 32 a bin: 64 KiB for 1 and 2 channels, 96 KiB
+ *                 for 3, 128 KiB for 4 (byte-aligned bins below; 1 channel uses half of its
+ *                 64 KiB)
+ *   kPacked       two 16-bit counters a word: half that, flushed into registers before a
+ *                 counter can reach 2^16; for GPUs with 64 KiB of shared memory a block (the T4)
+ *   kSingle       one 32-bit table per block, for GPUs with even less
  */
 enum layout
 {
   kSingle = 0,
   kPacked = 1,
-  kWide = 2
+  kLaneColumns = 2
 };
 
-/* With kBytePerm (gh::walk), the wide layout for 1, 2 and 4 channels puts a counter at the
+/* With kBytePerm (gh::walk), the lane-column layout for 1, 2 and 4 channels puts a counter at the
  * byte offset (c >> 1) << 16 | b << 8 | s << 7 | lane << 2: the sample b is a whole byte of the
  * address, so one byte permute (PRMT) of the loaded word with the lane's offset builds it, and
  * the channel's high bit is the atomic's constant offset.  s is the channel's low bit (0 for one
@@ -80,7 +81,7 @@ enum layout
 __host__ __device__ constexpr bool
 byte_bins (int channels, int layout, int walk)
 {
-  return layout == kWide && walk & kBytePerm && channels != 3;
+  return layout == kLaneColumns && walk & kBytePerm && channels != 3;
 }
 
 /* Bytes of shared memory the block's tables take. */
@@ -89,9 +90,9 @@ table_bytes (int channels, int layout, int walk)
 {
   return byte_bins (channels, layout, walk) ? (channels == 4 ? 2 : 1) * static_cast<size_t> (65536)
                                             : static_cast<size_t> (channels) * kBins * 4
-                                                  * (layout == kWide     ? kWarp
-                                                     : layout == kPacked ? kWarp / 2
-                                                                         : 1);
+                                                  * (layout == kLaneColumns ? kWarp
+                                                     : layout == kPacked    ? kWarp / 2
+                                                                            : 1);
 }
 
 template <int C, int L, int WALK = engine_walk (C)> struct fastest_traits
@@ -109,7 +110,7 @@ count_sample (unsigned int *sh, unsigned int lane, int c, unsigned int b)
 {
   if (byte_bins (C, L, WALK))
     atomicAdd (&sh[(c >> 1) << 14 | b << 6 | (c & 1) << 5 | lane], 1u);
-  else if (L == kWide)
+  else if (L == kLaneColumns)
     atomicAdd (&sh[((c * kBins + b) << 5) | lane], 1u);
   else if (L == kPacked)
     atomicAdd (&sh[((c * (kBins / 2) + (b >> 1)) << 5) | lane], 1u << ((b & 1u) << 4));
@@ -126,8 +127,8 @@ byte_scaled (unsigned int w, int j, int shift)
 }
 
 /* Counts the four bytes of word w, whose first byte is at byte offset `first` of the unit.  For
- * the wide and single layouts the counter's byte address is built from the sample with one shift
- * and one masked OR (channel and lane are constants here): at 17 bytes a clock an SM, the
+ * the lane-column and single layouts the counter's byte address is built from the sample with one
+ * shift and one masked OR (channel and lane are constants here): at 17 bytes a clock an SM, the
  * instructions a sample costs decide whether the kernel keeps up with memory. */
 template <int C, int L, int WALK>
 __device__ __forceinline__ void
@@ -145,7 +146,7 @@ count_word (unsigned int *sh, unsigned int lane, unsigned int w, int first)
           const unsigned int offset = __byte_perm (w, lane << 2 | s << 7, 0x5504 | j << 4);
           atomicAdd (reinterpret_cast<unsigned int *> (base + ((c >> 1) << 16) + offset), 1u);
         }
-      else if (L == kWide) /* ((c * 256 + b) * 32 + lane) * 4 */
+      else if (L == kLaneColumns) /* ((c * 256 + b) * 32 + lane) * 4 */
         atomicAdd (
             reinterpret_cast<unsigned int *> (base + (byte_scaled (w, j, 7) | c << 15 | lane << 2)),
             1u);
@@ -244,7 +245,7 @@ count_full_step (unsigned int *sh, unsigned int lane, const uint4 (&q)[V])
     count_vector<C, L, WALK> (sh, lane, q[k], C == 3 ? 16 * k : 0);
 }
 
-/* The first 16-byte chunk of bin's 32 lane counters in the wide layout. */
+/* The first 16-byte chunk of bin's 32 lane counters in the lane-column layout. */
 template <int C, int L, int WALK>
 __device__ __forceinline__ int
 first_chunk (int bin)
@@ -279,7 +280,7 @@ merge_tables (unsigned int *sh, unsigned int (&low)[(C * kBins / 2 + THREADS - 1
             }
         }
     }
-  else if (L == kWide)
+  else if (L == kLaneColumns)
     {
       /* A bin's 32 lanes as eight 16-byte reads, the k-th at (k + bin) % 8: the eight threads
        * of a quarter warp (one shared-memory wavefront) cover all 32 banks. */
@@ -342,10 +343,11 @@ flush_if_due (unsigned int *sh, unsigned int (&low)[OWNED], unsigned int (&high)
     }
 }
 
-/* The walk with kFullSteps: a grid-stride loop over the steps that lie
- * whole inside the strip, which checks neither a load nor a count; the step after them, if
- * part of it is in the strip, is loaded with checks while the last whole step is counted.  At
- * most two steps follow the last flush. */
+/* The walk with kFullSteps: a grid-stride loop over the steps that lie whole inside the strip,
+ * which checks neither a load nor a count; the step after them, if part of it is in the strip,
+ * is loaded with checks while the last whole step is counted.  The next step's loads are issued
+ * before this step is counted: with one 1024-thread block an SM, that is what keeps enough
+ * bytes in flight.  At most two steps follow the last flush. */
 template <int C, int L, int THREADS, int WALK, int OWNED>
 __device__ __forceinline__ void
 walk_full_steps (unsigned int *sh, const uint4 *vec, size_t units, unsigned int (&low)[OWNED],
@@ -394,51 +396,12 @@ walk_full_steps (unsigned int *sh, const uint4 *vec, size_t units, unsigned int 
   count_step<C, L, WALK, V> (sh, lane, r, r_valid);
 }
 
-/* BENCHMARK ONLY: the walk without kFullSteps, the engine's one-channel walk before run 28,
- * every load and count checked.  The next step's loads are issued before this step is counted:
- * with one 1024-thread block an SM, that is what keeps enough bytes in flight. */
-template <int C, int L, int THREADS, int WALK, int OWNED>
+/* FASTEST around a walk.  The walk zeroes the tables and counts the strip's whole units; then the
+ * bytes after them are counted and the tables merged.  The engine's walk is walk_full_steps
+ * (fastest_kernel); the benchmark times others through this same pass (kernels/cli). */
+template <int C, int L, int THREADS, int WALK, typename W>
 __device__ __forceinline__ void
-walk_checked (unsigned int *sh, const uint4 *vec, size_t units, size_t vectors,
-              unsigned int (&low)[OWNED], unsigned int (&high)[OWNED], int flush_every)
-{
-  constexpr int V = fastest_traits<C, L, WALK>::vectors;
-  constexpr size_t step_units = C == 3 ? THREADS : THREADS * V;
-  const size_t grid_step = gridDim.x * step_units;
-  const unsigned int lane = threadIdx.x & 31u;
-  uint4 q[V];
-  bool valid[V];
-  size_t base = blockIdx.x * step_units;
-  load_step<C, THREADS, V> (vec, base, units, vectors, q, valid);
-  zero_tables<C, L, THREADS, WALK> (sh, low, high);
-
-  int steps_since_flush = 0;
-  for (; base < units; base += grid_step)
-    {
-      uint4 next[V];
-      bool next_valid[V];
-      load_step<C, THREADS, V> (vec, base + grid_step, units, vectors, next, next_valid);
-      count_step<C, L, WALK, V> (sh, lane, q, valid);
-      flush_if_due<C, L, THREADS> (sh, low, high, flush_every, steps_since_flush);
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        {
-          q[k] = next[k];
-          valid[k] = next_valid[k];
-        }
-    }
-}
-
-/* The zeroing, the software-pipelined loads, the counting and the flushes are one pass whose
- * load/atomic order and register use were tuned and checked in SASS as a whole
- * (docs/BENCHMARKS.md, "The fastest kernel's layouts", "What moved, and why", runs 23 and 28).
- * For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers one
- * contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48 contiguous
- * bytes, so that each load's first channel is known at compile time. */
-template <int C, int L, int THREADS, int WALK = engine_walk (C)>
-__global__ void
-__launch_bounds__ (THREADS)
-    fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
+fastest_pass (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, W walk)
 {
   extern __shared__ unsigned int sh[];
   using traits = fastest_traits<C, L, WALK>;
@@ -447,10 +410,7 @@ __launch_bounds__ (THREADS)
   const size_t vectors = n / 16;
   const size_t units = C == 3 ? n / traits::unit : vectors;
   unsigned int low[owned], high[owned];
-  if (WALK & kFullSteps)
-    walk_full_steps<C, L, THREADS, WALK> (sh, vec, units, low, high, flush_every);
-  else
-    walk_checked<C, L, THREADS, WALK> (sh, vec, units, vectors, low, high, flush_every);
+  walk (sh, vec, units, vectors, low, high);
 
   /* The bytes after the last whole unit: fewer than one unit in all. */
   const unsigned int lane = threadIdx.x & 31u;
@@ -462,9 +422,31 @@ __launch_bounds__ (THREADS)
   merge_tables<C, L, THREADS, WALK> (sh, low, high, bins);
 }
 
+/* The zeroing, the software-pipelined loads, the counting and the flushes are one pass whose
+ * load/atomic order and register use were tuned and checked in SASS as a whole
+ * (docs/BENCHMARKS.md, "What moved, and why"): reordering it is a change to measure again.
+ * For 1, 2 and 4 channels every 16-byte load starts on a pixel, and load k of a step covers one
+ * contiguous run of THREADS vectors (coalesced).  For 3 channels a thread reads 48 contiguous
+ * bytes, so that each load's first channel is known at compile time. */
+template <int C, int L, int THREADS, int WALK = engine_walk (C)>
+__global__ void
+__launch_bounds__ (THREADS)
+    fastest_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *bins, int flush_every)
+{
+  static_assert (WALK & kFullSteps, "a walk of checked steps is the benchmark's (kernels/cli)");
+  fastest_pass<C, L, THREADS, WALK> (
+      in, n, bins,
+      [flush_every] (unsigned int *sh, const uint4 *vec, size_t units, size_t /* vectors */,
+                     auto &low, auto &high) {
+        walk_full_steps<C, L, THREADS, WALK> (sh, vec, units, low, high, flush_every);
+      });
+}
+
+/* The kernels without templates are static: the benchmark includes this file too. */
+
 /* 4. Read-only: reads every byte with 16-byte loads, four in flight per thread, and counts
  * nothing: the ceiling.  The sentinel test keeps the loads alive and is almost never true. */
-__global__ void
+static __global__ void
 read_only_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *sink)
 {
   const uint4 *vec = reinterpret_cast<const uint4 *> (in);
@@ -491,20 +473,8 @@ read_only_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *sink)
     atomicAdd (sink, 1u);
 }
 
-/* The seed's read-only pass: one byte per thread per step (for the benchmark's comparison). */
-__global__ void
-read_only_bytes_kernel (const uint8_t *__restrict__ in, size_t n, unsigned int *sink)
-{
-  const size_t step = gridDim.x * static_cast<size_t> (blockDim.x);
-  unsigned int acc = 0;
-  for (size_t i = blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x; i < n; i += step)
-    acc += in[i];
-  if (acc == 0x5EEDF00Du)
-    atomicAdd (sink, 1u);
-}
-
 /* Adds a strip's 32-bit counts into the 64-bit totals and clears them for the next strip. */
-__global__ void
+static __global__ void
 fold_kernel (unsigned int *strip_bins, unsigned long long *totals, int count)
 {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x)
@@ -515,7 +485,7 @@ fold_kernel (unsigned int *strip_bins, unsigned long long *totals, int count)
 }
 
 /* The noise pattern, byte for byte what the host makes (gh_pattern_word). */
-__global__ void
+static __global__ void
 noise_kernel (uint8_t *out, size_t n, unsigned long long offset)
 {
   const size_t step = gridDim.x * static_cast<size_t> (blockDim.x);

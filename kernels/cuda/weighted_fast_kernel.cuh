@@ -1,9 +1,10 @@
 /* gpu-histogram: FASTEST for weighted and derived runs of 8-bit samples.  The unweighted fastest
- * kernel's layout (hist_kernels.cuh, kWide: one 32-bit counter column per warp lane, so that no
- * two lanes of a warp share a bank on any input) with up to six tables: the run's channels, then
- * Value and Luminance.  A 32-bit counter gains at most kPerStep * w_max a step, so the block
- * flushes its columns into the strip's 64-bit table every flush_every steps, before any can
- * overflow.  Device code only; cuda_weighted.cu launches it. */
+ * kernel's layout (hist_kernels.cuh, kLaneColumns: one 32-bit counter column per warp lane, so that
+ * no two lanes of a warp share a bank on any input) with up to six tables: the run's channels, then
+ * Value and Luminance.  A 32-bit counter gains at most weighted_per_step (GROUPS) * w_max a step,
+ * so the block flushes its columns into the strip's 64-bit table every flush_every steps (at most
+ * weighted_flush_steps (w_max, GROUPS)), before any can overflow.  Device code only;
+ * cuda_weighted.cu launches it. */
 #ifndef GPUHIST_WEIGHTED_FAST_KERNEL_CUH
 #define GPUHIST_WEIGHTED_FAST_KERNEL_CUH
 
@@ -12,18 +13,31 @@
 namespace gh
 {
 
-/* A thread counts GROUPS groups of 4 pixels a step (kGroups unless a test or the benchmark asks
- * for another, up to kMaxGroups); its loads of a group are one 16-, 8- or 4-byte load a lane
- * apart from the next lane's (3 x 4 bytes for RGB), coalesced.  A thread's groups of one step lie
- * a grid's width of groups apart (as if one group a step, unrolled): 1024 groups apart, the
- * tiled photo put identical pixels in one thread's two groups, and its same-address atomics cost
- * it a quarter of its speed (docs/BENCHMARKS.md).  Four groups measured faster still, but the
- * engine's tests prove 1 and 2 (cuda_weighted.cu), so 2 is the default. */
+/* A thread counts GROUPS groups of 4 pixels a step (kGroups in the engine; the benchmark times
+ * others); its loads of a group are one 16-, 8- or 4-byte load a lane apart from the next lane's
+ * (3 x 4 bytes for RGB), coalesced.  A thread's groups of one step lie a grid's width of groups
+ * apart (as if one group a step, unrolled), not a block's: an image that repeats, such as a
+ * tiled photo, would otherwise put the same pixels in one thread's groups, and same-address
+ * atomics wait on each other.  The engine runs two groups: four are faster, but two are what
+ * its tests prove on small and odd sizes (docs/BENCHMARKS.md, "Weighted and derived runs"). */
 constexpr int kGroups = 2;
-constexpr int kMaxGroups = 4;
 constexpr int kWeightedThreads = 1024;
-/* Increments a lane's counter can get in one step, at most: every warp's lane, every pixel. */
-constexpr int kPerStep = kWeightedThreads / 32 * kMaxGroups * 4;
+
+/* Increments a lane's counter can get in one step of `groups` groups, at most: every warp's lane,
+ * every pixel. */
+__host__ __device__ constexpr int
+weighted_per_step (int groups)
+{
+  return kWeightedThreads / 32 * groups * 4;
+}
+
+/* The most steps of `groups` groups between two flushes with weights up to w, such that no
+ * 32-bit counter can overflow, the tail's 4 pixels after the last step included. */
+__host__ __device__ constexpr unsigned long long
+weighted_flush_steps (unsigned long long w, int groups)
+{
+  return (0xFFFFFFFFull - 4 * w) / (weighted_per_step (groups) * w);
+}
 
 template <int C, int COV, bool ALPHA, bool DERIVED> struct weighted_traits
 {
@@ -72,8 +86,7 @@ struct lanes
   unsigned int lane4; /* the lane's byte offset in a bin's column, < 128 */
   const double *terms;
   /* 256 and 65536 from a kernel argument, so that the products below stay IMADs (FMA pipe)
-   * instead of shifts (ALU pipe, which the PRMTs and IMNMXs fill; Nsight Compute on run 17a
-   * put it at 78 %). */
+   * instead of shifts (ALU pipe, which the PRMTs and IMNMXs already fill). */
   unsigned int k256, k65536;
 };
 
@@ -335,7 +348,6 @@ __launch_bounds__ (kWeightedThreads)
                           size_t pixels, int flush_every, unsigned long long *out,
                           unsigned int k256, gh_luminance rule)
 {
-  static_assert (GROUPS <= kMaxGroups, "kPerStep bounds the flushes");
   using traits = weighted_traits<C, COV, ALPHA, DERIVED>;
   extern __shared__ unsigned int sh[];
   constexpr size_t columns = weighted_shared_bytes (traits::tables, false);
@@ -390,8 +402,7 @@ __launch_bounds__ (kWeightedThreads)
       unsigned int ns[GROUPS][C], nm[GROUPS][M];
       load (at + grid_step, ns, nm);
       /* With a plane, a group past the end (zero coverage: zero weights, never near an edge)
-       * is counted, not branched around (the SASS redid the lane setup under the branch; run 17d
-       * measured this only together with the groups' spacing: docs/BENCHMARKS.md). */
+       * is counted, not branched around: under the branch the SASS redid the lane setup. */
       unsigned int near_edge[GROUPS];
 #pragma unroll
       for (int k = 0; k < GROUPS; k++)

@@ -134,10 +134,10 @@ extern "C"
   typedef enum
   {
     GH_LAYOUT_AUTO = 0,
-    GH_LAYOUT_WIDE,   /* one 32-bit counter column per warp lane: no bank conflicts */
-    GH_LAYOUT_PACKED, /* the same with 16-bit counters, flushed before they overflow: half the
-                         shared memory, for GPUs such as the T4 */
-    GH_LAYOUT_SINGLE  /* one table per block, as the seed does */
+    GH_LAYOUT_LANE_COLUMNS, /* one 32-bit counter column per warp lane: no bank conflicts */
+    GH_LAYOUT_PACKED,       /* the same with 16-bit counters, flushed before they overflow: half the
+                               shared memory, for GPUs such as the T4 */
+    GH_LAYOUT_SINGLE        /* one table per block, as the seed does */
   } gh_layout;
 
   /* How FASTEST counts when the tables are larger than 256 bins of 8-bit samples (16-bit samples,
@@ -286,7 +286,7 @@ extern "C"
     int used_gpu;
     char backend[GH_MESSAGE_SIZE]; /* "NVIDIA H200 (sm_90), driver 13.0, CUDA runtime 13.0" or
                                       "CPU, 2 threads: no NVIDIA driver is installed" */
-    char layout[64];               /* what FASTEST ran as, e.g. "wide, 4 ch, 1024 threads" */
+    char layout[64];               /* what FASTEST ran as, e.g. "lane columns, 4 ch, ..." */
     /* Derived runs: whose Luminance was counted. */
     gh_luminance luminance;
     gh_scope scopes[GH_N_SCOPES]; /* what the spec asked for; tables == 0 otherwise */

@@ -18,8 +18,8 @@ gpu_engine (unsigned methods, int repetitions, size_t budget, gh_layout layout, 
 }
 
 static const gh_layout layouts[]
-    = { GH_LAYOUT_AUTO, GH_LAYOUT_WIDE, GH_LAYOUT_PACKED, GH_LAYOUT_SINGLE };
-static const char *const layout_names[] = { "auto", "wide", "packed", "single" };
+    = { GH_LAYOUT_AUTO, GH_LAYOUT_LANE_COLUMNS, GH_LAYOUT_PACKED, GH_LAYOUT_SINGLE };
+static const char *const layout_names[] = { "auto", "lane columns", "packed", "single" };
 
 /* GPUHIST_TEST_ROUNDS shortens the run, for compute-sanitizer's slow replays. */
 static int
@@ -89,7 +89,7 @@ test_methods_and_layouts (void)
  * partial step), one unit more, one chunk of 32 units a block more, one unit less than a round, a
  * vector either side of two rounds, half a round alone, and random rests and tails, in every
  * layout.  The round's size comes
- * from the plan FASTEST reports ("wide, 4 ch, 132 x 1024 threads, ..."). */
+ * from the plan FASTEST reports ("lane columns, 4 ch, 132 x 1024 threads, ..."). */
 static size_t
 fastest_round_bytes (int channels, gh_layout layout)
 {
@@ -306,16 +306,17 @@ test_faults (void)
 static void
 test_forced_layout_errors (void)
 {
-  /* Eight channels' worth of wide tables cannot fit any GPU today; four can on Hopper but not on
+  /* Eight channels' worth of lane columns cannot fit any GPU today; four can on Hopper but not on
    * a T4.  A forced layout that does not fit is a clear error before any launch. */
   gh_error error;
-  gh_engine *engine = gpu_engine (GH_METHOD_BIT (GH_METHOD_FASTEST), 1, 0, GH_LAYOUT_WIDE, &error);
+  gh_engine *engine
+      = gpu_engine (GH_METHOD_BIT (GH_METHOD_FASTEST), 1, 0, GH_LAYOUT_LANE_COLUMNS, &error);
   gh_run *run = gh_run_begin (engine, 64, 64, 4, &error);
   if (run)
     gh_run_abort (run);
   else
     CHECK (error.status == GH_ERROR_UNSUPPORTED && strstr (error.message, "KiB"),
-           "wide layout refused unclearly: %s", error.message);
+           "lane-column layout refused unclearly: %s", error.message);
   gh_engine_free (engine);
 }
 
@@ -718,7 +719,8 @@ test_weighted_methods (void)
 }
 
 /* The lane columns flushed after every step (GPUHIST_TEST_FLUSH_EVERY=1), for every 8-bit shape
- * with its widest weights: what a 1 GiB strip does after 128 steps, on a small image. */
+ * with its widest weights: what a large strip does at each flush (every 257 steps with an 8-bit
+ * plane and alpha, weighted_flush_steps), on a small image. */
 static void
 test_weighted_flushes (void)
 {
