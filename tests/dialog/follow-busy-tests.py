@@ -62,11 +62,12 @@ SESSIONRC = """(session-info "toplevel" (factory-entry "gimp-single-image-window
 BIG, BIG_LAYER, BIG_OFFSET = (6000, 4000), (5400, 3600), (300, 200)
 RECOUNTS = 50
 # The Re-runs that the edits of step 3 fall within time the counting kernels this many times
-# each (the dialog's Repetitions), so that they would count Big for 15 s and more on 2 cores
-# without a GPU (5 repetitions: 8 s) in both GIMPs, far longer than an edit takes to make (the
-# action search, the name typed, Return: 1.5 to 6 s after the Re-run, on a loaded machine).
-# The edit cancels the count, so this costs no time.  Untimed (GIMP 3.0's call gets
-# repetitions 0), the counts took 0.2-0.8 s, and the edits landed between two of them.
+# each (the dialog's Repetitions), so that they would count Big for many seconds in both GIMPs
+# (5 repetitions took 8 s on 2 cores without a GPU; 10, about twice that), far longer than an
+# edit takes to make (the action search, the name typed, Return: 1.5 to 6 s after the Re-run,
+# on a loaded machine).  The edit cancels the count, so this costs no time.  Untimed (GIMP
+# 3.0's call gets repetitions 0), the counts took 0.2-0.8 s, and the edits landed between two
+# of them.
 TIMED_REPETITIONS = 10
 # Memory after the last count over that after the 5th: the 1000 counts in GIMP 2.10 grew by
 # 0.4 MiB in all; a leaked copy of Small's layer (192 KB a count) would add 9 MiB here.
