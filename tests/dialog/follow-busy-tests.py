@@ -310,16 +310,6 @@ def run_steps(checks, env, python, work, gimp_proc):
     close_both(checks, env, [big, small], gimp_proc)
 
 
-def bridge_for_plugins_only(env):
-    """GIMP 2.10 without GTK 2's atk-bridge, its plug-ins with it (the module's docstring):
-    GIMP hands the variables of its profile's environ/*.env files to the plug-ins it starts."""
-    environ = os.path.join(env["GIMP2_DIRECTORY"], "environ")
-    os.makedirs(environ, exist_ok=True)
-    with open(os.path.join(environ, "a11y.env"), "w") as f:
-        f.write("GTK_MODULES=%s\nNO_AT_BRIDGE=0\n" % env.pop("GTK_MODULES", "gail:atk-bridge"))
-    env["NO_AT_BRIDGE"] = "1"
-
-
 def main():
     args = follow_tests.arguments()
     checks = dialog_tests.Checks()
@@ -329,7 +319,7 @@ def main():
     gimp, python, work, env = prepared
     env["GPUHIST_DIALOG_BENCH"] = os.path.join(work, "bench")
     if args.gimp_version == "2":
-        bridge_for_plugins_only(env)
+        follow_tests.bridge_for_plugins_only(env)
     started = follow_tests.start_gimp(gimp, env, work, batch_script(args.gimp_version))
     if started is None:
         return SKIP
