@@ -273,6 +273,14 @@ allow_shared (KERNEL kernel, size_t bytes, gh_error *error)
   return GH_OK;
 }
 
+/* The lane-table waveform of C channels, l.lanes image columns a lane. */
+template <int C>
+auto
+lanes_kernel (const scope_launch &l)
+{
+  return l.lanes == 4 ? waveform_lanes_kernel<C, 4> : waveform_lanes_kernel<C, 1>;
+}
+
 template <int C>
 void
 launch_fast (const scope_launch &l, int kind, const scope_job &job, cudaStream_t stream)
@@ -280,11 +288,8 @@ launch_fast (const scope_launch &l, int kind, const scope_job &job, cudaStream_t
   if constexpr (C >= 3)
     if (kind == GH_SCOPE_WAVEFORM && l.lanes)
       {
-        const dim3 blocks (l.blocks_x, l.blocks_y);
-        if (l.lanes == 4)
-          waveform_lanes_kernel<C, 4><<<blocks, l.threads, l.shared_bytes, stream>>> (job);
-        else
-          waveform_lanes_kernel<C, 1><<<blocks, l.threads, l.shared_bytes, stream>>> (job);
+        lanes_kernel<C> (l)<<<dim3 (l.blocks_x, l.blocks_y), l.threads, l.shared_bytes, stream>>> (
+            job);
         return;
       }
   if (kind == GH_SCOPE_WAVEFORM)
@@ -302,12 +307,9 @@ launch_fast_scope (const scope_tables *t, int kind, const scope_job &job, cudaSt
   const scope_launch &l = t->launch[kind][GH_METHOD_FASTEST];
   if (l.lanes)
     {
-      const bool rgb = t->plan.channels == 3;
-      const gh_status status
-          = l.lanes == 4 ? rgb ? allow_shared (waveform_lanes_kernel<3, 4>, l.shared_bytes, error)
-                               : allow_shared (waveform_lanes_kernel<4, 4>, l.shared_bytes, error)
-            : rgb ? allow_shared (waveform_lanes_kernel<3, 1>, l.shared_bytes, error)
-                         : allow_shared (waveform_lanes_kernel<4, 1>, l.shared_bytes, error);
+      const gh_status status = t->plan.channels == 3
+                                   ? allow_shared (lanes_kernel<3> (l), l.shared_bytes, error)
+                                   : allow_shared (lanes_kernel<4> (l), l.shared_bytes, error);
       if (status != GH_OK)
         return status;
     }

@@ -49,6 +49,20 @@ static_assert (kLumR + kLumG + kLumB == 65536, "x < 2^24: bin 255 at most");
 constexpr unsigned int kLumEdge = 1u << 3;
 constexpr unsigned int kLumHalf = (1u << 15) + kLumEdge; /* 1/2, shifted by kLumEdge */
 
+/* The estimate above of an RGB word (R in byte 0; byte 3 is not read) in 8.16, shifted by
+ * kLumEdge: bin = byte 2, near an edge when its bits kLumNearEdge are all zero.  A weight's two
+ * bytes go into two dot products; k256 is 256 (weighted_fast_kernel.cuh passes it as an argument
+ * to keep the product an IMAD). */
+constexpr unsigned int kLumNearEdge = 0xFFFFu & ~(2 * kLumEdge - 1);
+constexpr unsigned int kLumHigh = (kLumR >> 8) | (kLumG >> 8) << 8 | (kLumB >> 8) << 16;
+constexpr unsigned int kLumLow = (kLumR & 255) | (kLumG & 255) << 8 | (kLumB & 255) << 16;
+
+__device__ __forceinline__ unsigned int
+luminance_estimate (unsigned int rgb, unsigned int k256)
+{
+  return __dp4a (rgb, kLumLow, __dp4a (rgb, kLumHigh, kLumHalf >> 8) * k256 + (kLumHalf & 255));
+}
+
 /* The products GIMP forms for 8-bit level s of channel c (0 red, 1 green, 2 blue), as
  * gh_luminance_terms_u8 makes them: gh_luminance_bin_from_terms of three is GIMP's bin. */
 __device__ __forceinline__ double

@@ -91,7 +91,7 @@ luminance_u8 (unsigned int r, unsigned int g, unsigned int b, gh_luminance rule)
   if (rule != GH_LUMINANCE_GIMP2)
     return static_cast<unsigned int> (gh_luminance_bin_u8 (r, g, b, rule));
   const unsigned int x = r * kLumR + g * kLumG + b * kLumB + kLumHalf;
-  if (x & 0xFFFFu & ~(2 * kLumEdge - 1))
+  if (x & kLumNearEdge)
     return x >> 16;
   return static_cast<unsigned int> (gh_luminance_bin_u8 (r, g, b, rule));
 }
@@ -202,13 +202,10 @@ level_offset (unsigned int w)
 __device__ __forceinline__ unsigned int
 luminance_offset (unsigned int w, gh_luminance rule)
 {
-  constexpr unsigned int high = (kLumR >> 8) | (kLumG >> 8) << 8 | (kLumB >> 8) << 16;
-  constexpr unsigned int low = (kLumR & 255) | (kLumG & 255) << 8 | (kLumB & 255) << 16;
   if (rule == GH_LUMINANCE_GIMP2)
     {
-      const unsigned int y
-          = __dp4a (w, low, __dp4a (w, high, kLumHalf >> 8) * 256u + (kLumHalf & 255));
-      if (y & 0xFFFFu & ~(2 * kLumEdge - 1))
+      const unsigned int y = luminance_estimate (w, 256u);
+      if (y & kLumNearEdge)
         return (y >> 9) & 0x7F80u;
     }
   return static_cast<unsigned int> (

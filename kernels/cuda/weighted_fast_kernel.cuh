@@ -143,18 +143,6 @@ rgb_word (const unsigned int (&s)[C], int k)
   return o == 0 ? s[w] : __byte_perm (s[w], s[(w + 1) % C], o | (o + 1) << 4 | (o + 2) << 8);
 }
 
-/* The estimate of gimp_bins.cuh in 8.16, shifted by kLumEdge: bin = byte 2, near an edge when
- * its bits kLumNearEdge are all zero.  A weight's two bytes go into two dot products. */
-constexpr unsigned int kLumNearEdge = 0xFFFFu & ~(2 * kLumEdge - 1);
-constexpr unsigned int kLumHigh = (kLumR >> 8) | (kLumG >> 8) << 8 | (kLumB >> 8) << 16;
-constexpr unsigned int kLumLow = (kLumR & 255) | (kLumG & 255) << 8 | (kLumB & 255) << 16;
-
-__device__ __forceinline__ unsigned int
-luminance_estimate (unsigned int rgb, unsigned int k256)
-{
-  return __dp4a (rgb, kLumLow, __dp4a (rgb, kLumHigh, kLumHalf >> 8) * k256 + (kLumHalf & 255));
-}
-
 __device__ __forceinline__ const unsigned int *
 lum3_fixed (const lanes &l)
 {
