@@ -6,7 +6,7 @@
  * damaged data is an error (fail_on error), not a grey area in the picture.
  *
  * Samples reach the engine as the plug-in gives them: 8-bit as they are, 16-bit as they are,
- * float and double narrowed to 16 bits as plugin/core.c's sample16_of_double does (round half up
+ * float and double narrowed to 16 bits as plugin/run/convert.c's sample16_of_double does (round half up
  * of v * 65535, clamped to 0 .. 65535, NaN to 0), 32-bit unsigned as its u32 rule does.
  * A coverage plane (--weights) is band-joined to the image, so that both stream in one pass.
  */
@@ -78,7 +78,7 @@ take_vips_error (const char *what, char *error, size_t error_size)
   g_free (text);
 }
 
-/* plugin/core.c, sample16_of_double: the plug-in's narrowing of float samples. */
+/* plugin/run/convert.c, sample16_of_double: the plug-in's narrowing of float samples. */
 static inline uint16_t
 sample16_of_double (double v)
 {
@@ -102,7 +102,7 @@ engine_sample (const uint8_t *p, size_t i, VipsBandFormat format, int narrow)
     case VIPS_FORMAT_UINT:
       if (!narrow)
         return ((const uint32_t *) p)[i];
-      /* plugin/core.c's u32 rule: floor (v * 65535 / (2^32 - 1) + 0.5) */
+      /* plugin/run/convert.c's u32 rule: floor (v * 65535 / (2^32 - 1) + 0.5) */
       return (unsigned) ((2u * (uint64_t) ((const uint32_t *) p)[i] + 65537u) / 131074u);
     case VIPS_FORMAT_FLOAT:
       return narrow ? sample16_of_double (((const float *) p)[i])

@@ -125,7 +125,7 @@ def write_pfm(path, array):
 
 
 def narrowed(values):
-    """plugin/core.c's sample16_of_double: round half up of v * 65535, clamped, NaN to 0."""
+    """plugin/run/convert.c's sample16_of_double: round half up of v * 65535, clamped, NaN to 0."""
     v = values.astype(np.float64)
     with np.errstate(invalid="ignore"):
         s = np.floor(v * 65535.0 + 0.5)

@@ -74,7 +74,7 @@ CURVES = {
     "blue": (26, 64, 230),
 }
 # The bins picked in step 5, and the keys that pick them in the combo of 256, 1024, 4096, 16384
-# and 65536 (plugin/dialog.c).  The call's counts come back to Script-Fu, which takes no more
+# and 65536 (plugin/ui/dialog.c).  The call's counts come back to Script-Fu, which takes no more
 # than 49152 values: 2.10's plug-in returns none past that, 3.0's Script-Fu crashes on 65536.
 # 4096 in both since issue 15: an RGBA layer returns six channels, and six of 16384 bins (98304
 # values) crash GIMP 3.0.4's Script-Fu, which takes arrays of fewer than 65536 values only.

@@ -481,7 +481,7 @@ test_sliced_on_smaller_gpus (void)
 }
 
 /* The plug-in's resident process runs again and again on one engine, and releases the GPU when
- * idle (plugin/engine-keeper.c): the pinned buffers a run leaves are the next run's, also after
+ * idle (plugin/run/engine-keeper.c): the pinned buffers a run leaves are the next run's, also after
  * a small run in between, 8-bit and 16-bit planar runs alternate on them exactly, and after
  * gh_release_gpu a new engine counts. */
 static void

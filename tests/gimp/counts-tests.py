@@ -193,7 +193,9 @@ def make_layer(c, gimp, name, fill_after=False):
     return s
 
 
-def case_script(c, gimp, work):
+def case_script(c, gimp, work, extra_runs=()):
+    """The case as one batch command; extra_runs: commands run after the plug-in's (scopes-tests.py
+    adds its own procedure's there), before the undo state is read again."""
     p = lambda suffix: gt.sf_str(os.path.join(work, c["name"] + suffix))
     s = ["(let* ((img (car (gimp-image-new %d %d %s))) (l 0) (d 0) (dup 0) (flat 0))"
          % (W, H, c["base"])]
@@ -236,6 +238,7 @@ def case_script(c, gimp, work):
         s.append("(gh-write %s (catch \"failed\" %s))" % (p(".ret"), run))
     else:
         s.append("(gh-write %s %s)" % (p(".ret"), run))
+    s += list(extra_runs)
     s.append("(gh-write %s (cons (length (gh-layers img)) (gh-undo-state img)))" % p(".after"))
     if not c["expect_error"]:
         s += reference_commands(c, p)

@@ -2,7 +2,8 @@
 # GIMP 3.0 tests, from the Debian 12 build: inside the Debian 13 root (tools/debian13-root),
 # configure and build the plug-in for GIMP 3 in BUILD, then run the tests there: gimp-tests.py
 # for SUITE generated, photo or python; bins-tests.py for bins; pyfu-tests.py for pyfu;
-# resident-tests.py for resident; counts-tests.py for counts; parallel-tests.py for parallel.
+# resident-tests.py for resident; counts-tests.py for counts; parallel-tests.py for parallel;
+# scopes-tests.py for scopes.
 #
 #   gimp3-tests.sh SRCDIR WORKDIR CUDA(enabled|disabled) SUITE [CACHE]
 #
@@ -39,6 +40,7 @@ bins) exec python3 "$src/tests/gimp/bins-tests.py" --gimp 3 --plugin "$plugin" -
 pyfu) exec python3 "$src/tests/gimp/pyfu-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
 resident) exec python3 "$src/tests/gimp/resident-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
 counts) exec python3 "$src/tests/gimp/counts-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
+scopes) exec python3 "$src/tests/gimp/scopes-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
 parallel) exec python3 "$src/tests/gimp/parallel-tests.py" --gimp 3 --plugin "$plugin" --workdir "$work" ;;
 esac
 exec python3 "$src/tests/gimp/gimp-tests.py" --gimp 3 --plugin "$plugin" \

@@ -378,7 +378,7 @@ def expected_encoding(c):
 
 
 def expected_fetch(c, r):
-    """What plugin/source.c reads: the buffer's own format when it is the model asked for, else
+    """What plugin/run/source.c reads: the buffer's own format when it is the model asked for, else
     8 bits from 8-bit and indexed buffers and float from the rest; u16 or float for more than
     256 bins."""
     gray = c["target"] != "layer" or c["base"] == "GRAY"

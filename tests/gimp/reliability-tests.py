@@ -194,7 +194,7 @@ def expect_backend(fault, cuda, has_driver):
 #
 # Without a GPU (CI) the engine puts the CPU, described as a simulated GPU (TEST ONLY:
 # GPUHIST_TEST_SIMULATED_GPU=1), in place of CUDA, and GPUHIST_FAULT strikes on it as on a real GPU
-# (kernels/engine/backend.h): the plug-in's mid-run fall-back (plugin/measure.c) runs inside GIMP
+# (kernels/engine/backend.h): the plug-in's mid-run fall-back (plugin/run/measure.c) runs inside GIMP
 # on a machine without a GPU.  With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the
 # GPU machine) the same faults strike the real CUDA backend instead (gimp_results.test_gpu_env).
 # A 32x160 RGBA layer under an 8 KiB budget is read in strips of 32 rows (half the budget; GIMP's
@@ -818,7 +818,7 @@ def run_dialog_fallback(args, chk, td, gimp):
     env["GPUHIST_MEMORY_BUDGET"] = "16K"
     profile = gt.make_profile(work, args.gimp, args.plugin)
     env["GIMP2_DIRECTORY" if args.gimp == "2" else "GIMP3_DIRECTORY"] = profile
-    # "<b>The CPU ran this, not a GPU.</b>  <backend>" (plugin/dialog.c), as plain text
+    # "<b>The CPU ran this, not a GPU.</b>  <backend>" (plugin/ui/dialog.c), as plain text
     want_label = r"^The CPU ran this, not a GPU\.\s+" + sim_fell_back("kernel")[1:]
 
     p = lambda n: sf_str(os.path.join(work, n))

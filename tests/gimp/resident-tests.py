@@ -5,7 +5,7 @@
 
 GIMP starts extension-gpu-histogram with itself; plug-in-gpu-histogram hands its runs to the
 temporary procedure it installs, which keeps a GPU engine between runs and lets it go when idle
-(plugin/engine-keeper.c).  The simulated GPU of the tests (GPUHIST_TEST_SIMULATED_GPU=1: the
+(plugin/run/engine-keeper.c).  The simulated GPU of the tests (GPUHIST_TEST_SIMULATED_GPU=1: the
 CPU, which the engine treats as a GPU) stands in for the GPU.  Each session makes one 97 x 61
 RGB noise layer and counts it several times with output-file set; this script reads the JSON
 files ("engine_kept", "engine_ms", the counts):

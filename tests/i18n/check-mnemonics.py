@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that no two controls of the dialog's window share a mnemonic, in every translation.
 
-    check-mnemonics.py --dialog plugin/dialog.c [--help-catalog DOMAIN:LOCALEDIR]... LANG.po...
+    check-mnemonics.py --dialog plugin/ui/dialog.c [--help-catalog DOMAIN:LOCALEDIR]... LANG.po...
 
 The window's mnemonics: its labels and buttons (WINDOW below, each checked to be in the
 dialog's source, so that the list cannot go stale), GIMP's own Help button (translated from each

@@ -1,4 +1,4 @@
-/* Unit tests of plugin/channel-stats.c: a range's statistics and the clipping, each against a
+/* Unit tests of plugin/run/channel-stats.c: a range's statistics and the clipping, each against a
  * computation written here from the definitions (weighted mean, population standard deviation,
  * the lowest bin where twice the running weight passes the range's weight), not the engine's. */
 #include <math.h>

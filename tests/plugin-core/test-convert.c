@@ -1,4 +1,4 @@
-/* Unit tests of plugin/convert.c: narrowing every sample type to 8 and to 16 bits, rounding to
+/* Unit tests of plugin/run/convert.c: narrowing every sample type to 8 and to 16 bits, rounding to
  * the nearest level, and where NaN, the infinities and values outside 0..1 go. */
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Unit tests of plugin/fetch-only.c, the benchmark's "fetch alone": over small GeglBuffers it
+/* Unit tests of plugin/run/fetch-only.c, the benchmark's "fetch alone": over small GeglBuffers it
  * must read what a whole run with the same settings reads (the engine's bytes a pass: samples
  * and the selection's coverage plane), for 8- and 16-bit samples, 8- and 16-bit selections and
  * both weightings. */
@@ -27,8 +27,10 @@ assert_fetch_reads_as_run (GeglBuffer *layer, GeglBuffer *selection, int bins,
                            GpuhistWeighting weighting, guint64 expected)
 {
   const GeglRectangle area = { 3, 5, 250, 120 };
-  GpuhistSettings settings
-      = { 0, FALSE, NULL, bins, weighting, GPUHIST_SOURCE_DRAWABLE, GH_LUMINANCE_GIMP2, FALSE };
+  GpuhistSettings settings = { .bins = bins,
+                               .weighting = weighting,
+                               .source = GPUHIST_SOURCE_DRAWABLE,
+                               .luminance = GH_LUMINANCE_GIMP2 };
   GpuhistReport run = { 0 };
   GpuhistReport fetch = { 0 };
   GpuhistSource source;

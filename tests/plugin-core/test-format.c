@@ -1,4 +1,4 @@
-/* Unit tests of plugin/dialog-format.c, the dialog's texts and cells without GTK, in the C
+/* Unit tests of plugin/ui/dialog-format.c, the dialog's texts and cells without GTK, in the C
  * locale (untranslated). */
 #include <string.h>
 

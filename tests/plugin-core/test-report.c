@@ -1,5 +1,5 @@
-/* Unit tests of the plug-in's core without GIMP: the strip geometry (plugin/stream.c), and whole
- * runs over small GeglBuffers with the CPU engine (source.c, measure.c, run.c) written as the
+/* Unit tests of the plug-in's core without GIMP: the strip geometry (plugin/run/stream.c), and
+ * whole runs over small GeglBuffers with the CPU engine (source.c, measure.c, run.c) written as the
  * CSV and JSON reports (report-file.c). */
 #include <math.h>
 #include <string.h>
@@ -48,14 +48,11 @@ static void
 measure (GeglBuffer *buffer, const char *name, int bins, const char *path, GpuhistReport *report)
 {
   GpuhistSource source;
-  GpuhistSettings settings = { 0,
-                               FALSE,
-                               (gchar *) path,
-                               bins,
-                               GPUHIST_WEIGHTING_GIMP,
-                               GPUHIST_SOURCE_DRAWABLE,
-                               GH_LUMINANCE_GIMP2,
-                               FALSE };
+  GpuhistSettings settings = { .output_file = (gchar *) path,
+                               .bins = bins,
+                               .weighting = GPUHIST_WEIGHTING_GIMP,
+                               .source = GPUHIST_SOURCE_DRAWABLE,
+                               .luminance = GH_LUMINANCE_GIMP2 };
   GError *error = NULL;
 
   g_assert_true (gpuhist_source_init (&source, buffer, gegl_buffer_get_extent (buffer),
@@ -207,9 +204,10 @@ test_json_comparison (void)
   const guint8 pixels[] = { 1, 2, 3, 4, 5, 6 };
   GeglBuffer *buffer = buffer_new ("R'G'B' u8", 2, 1, pixels);
   gchar *path = temp_path ("gpuhist-test-compare.json");
-  GpuhistSettings settings = {
-    0, FALSE, NULL, 256, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, GH_LUMINANCE_GIMP2, FALSE
-  };
+  GpuhistSettings settings = { .bins = 256,
+                               .weighting = GPUHIST_WEIGHTING_GIMP,
+                               .source = GPUHIST_SOURCE_DRAWABLE,
+                               .luminance = GH_LUMINANCE_GIMP2 };
   GpuhistReport report = { 0 };
   GpuhistKeeperStart start;
   JsonParser *parser = json_parser_new ();

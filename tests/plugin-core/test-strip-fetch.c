@@ -1,5 +1,5 @@
-/* Unit tests of plugin/strip-fetch.c, the dialog's fetcher: over GeglBuffers taller and wider than
- * one tile, the counts of a worker thread that reads its bands through the fetcher (the main
+/* Unit tests of plugin/run/strip-fetch.c, the dialog's fetcher: over GeglBuffers taller and wider
+ * than one tile, the counts of a worker thread that reads its bands through the fetcher (the main
  * loop fetching a tile row at a time) must equal those of a direct read, for 8- and 16-bit
  * samples, with and without a selection plane, and a layer offset in the image. */
 #include <string.h>
@@ -51,7 +51,7 @@ quit_loop (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* The worker, as plugin/dialog-worker.c runs it: counts bands the main loop fetches. */
+/* The worker, as plugin/ui/dialog-worker.c runs it: counts bands the main loop fetches. */
 static gpointer
 count_fetched (gpointer data)
 {
@@ -78,9 +78,10 @@ static void
 assert_fetch_counts_as_direct (GeglBuffer *layer, GeglBuffer *selection, int bins)
 {
   const GeglRectangle area = { 3, 5, LAYER_W - 3, LAYER_H - 5 };
-  GpuhistSettings settings = {
-    0, FALSE, NULL, bins, GPUHIST_WEIGHTING_GIMP, GPUHIST_SOURCE_DRAWABLE, GH_LUMINANCE_GIMP2, FALSE
-  };
+  GpuhistSettings settings = { .bins = bins,
+                               .weighting = GPUHIST_WEIGHTING_GIMP,
+                               .source = GPUHIST_SOURCE_DRAWABLE,
+                               .luminance = GH_LUMINANCE_GIMP2 };
   GpuhistReport direct = { 0 };
   GpuhistSource source;
   Fetched f = { 0 };

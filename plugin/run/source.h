@@ -6,7 +6,7 @@
 
 G_BEGIN_DECLS
 
-/* Fills *source for reading `area` of `buffer` (plugin/source.c).  Picks the fetch format: the
+/* Fills *source for reading `area` of `buffer` (plugin/run/source.c).  Picks the fetch format: the
  * perceptual curve (R'G'B', Y') by default or linear light (RGB, Y) when `linear`, always in the
  * buffer's own colour space; the buffer's own format when it already matches (no conversion in
  * GIMP at all), else 8 bits when the buffer is 8-bit or indexed (indexed layers count their

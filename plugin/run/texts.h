@@ -72,6 +72,32 @@
 #define GPUHIST_MAX_REPETITIONS 1000
 #define GPUHIST_DEFAULT_REPETITIONS 5
 
+/* plug-in-gpu-scopes: the waveform (and RGB parade) and the vectorscope, for scripts. */
+#define GPUHIST_SCOPES_PROC "plug-in-gpu-scopes"
+#define GPUHIST_SCOPES_BLURB                                                                       \
+  N_ ("Count the waveform, RGB parade and vectorscope of a drawable exactly, on the GPU")
+#define GPUHIST_SCOPES_HELP                                                                        \
+  N_ ("Counts, at full resolution and exactly, the waveform of every channel that "                \
+      "plug-in-gpu-histogram counts (for each output column of the area, a histogram of its "      \
+      "levels; the RGB parade is its red, green and blue side by side) and, for RGB and indexed "  \
+      "layers, the 256 × 256 vectorscope of Rec.709 chroma (Cb across, Cr up), weighted as "      \
+      "GIMP's histogram weighs pixels (weighting gimp) or as whole pixels (weighting pixels).  "   \
+      "Levels at GIMP's own bin count: 256 for 8-bit and indexed layers, 1024 for deeper ones, "   \
+      "perceptual.  The counts go to output-file: .json for the counts (the histogram beside "     \
+      "them), .png for the charts NAME-waveform.png, NAME-parade.png and NAME-vectorscope.png.  "  \
+      "A gray layer has a waveform and no vectorscope.  The image is never changed.")
+#define GPUHIST_SCOPES_ARG_OUTPUT_FILE_DOC                                                         \
+  N_ ("Write the scopes there: .json for the counts, .png for the charts (NAME-waveform.png, "     \
+      "NAME-parade.png, NAME-vectorscope.png beside it); empty for none")
+#define GPUHIST_SCOPES_ARG_COLUMNS_DOC                                                             \
+  N_ ("The waveform's output columns: 0 for 1024 (or the width counted when it is narrower), "     \
+      "else 1 to the width counted")
+#define GPUHIST_SCOPES_RET_COLUMNS_DOC "The waveform's output columns counted"
+#define GPUHIST_SCOPES_RET_BINS_DOC "The levels counted per channel: 256, or 1024 above 8 bits"
+/* What plug-in-gpu-scopes counts with: GIMP's own bin count (an 8-bit layer counts 256 whatever
+ * is asked), fastest method once. */
+#define GPUHIST_SCOPES_BINS 1024
+
 /* The return values both versions describe alike (counts differs: each GIMP's Script-Fu has its
  * own limit). */
 #define GPUHIST_RET_N_CHANNELS_DOC                                                                 \

@@ -11,9 +11,28 @@
 
 /* One pass over the layer.  Returns the engine's status; *error is set for anything else
  * (cancelled, unknown type), with GH_ERROR_CANCELLED or GH_ERROR_INVALID_ARGUMENT returned. */
+int
+gpuhist_waveform_columns (const GpuhistSettings *settings, int width)
+{
+  if (settings == NULL || !settings->scopes)
+    return 0;
+  if (settings->waveform_columns == GPUHIST_DEFAULT_COLUMNS)
+    return MIN (GPUHIST_WIDE_COLUMNS, width);
+  return settings->waveform_columns;
+}
+
+/* The scopes the settings ask for: the waveform of every channel counted, and the vectorscope
+ * of sources with red, green and blue (RGB and indexed layers). */
+static void
+ask_for_scopes (gh_run_spec *spec, const GpuhistSource *source, const GpuhistSettings *settings)
+{
+  spec->waveform_columns = gpuhist_waveform_columns (settings, source->area.width);
+  spec->vectorscope = spec->waveform_columns > 0 && source->derived;
+}
+
 static gh_status
-measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_error *gherr,
-              GError **error)
+measure_once (gh_engine *engine, GpuhistStream *stream, const GpuhistSettings *settings,
+              gh_result *result, gh_error *gherr, GError **error)
 {
   const GpuhistSource *source = stream->source;
   const GeglRectangle *area = &source->area;
@@ -31,6 +50,7 @@ measure_once (gh_engine *engine, GpuhistStream *stream, gh_result *result, gh_er
   spec.luminance = stream->luminance;
   spec.coverage_bytes = stream->plane_bytes;
   spec.alpha_weighted = source->alpha_weighs && !stream->coverage_threshold;
+  ask_for_scopes (&spec, source, settings);
   run = gh_run_begin_spec (engine, &spec, gherr);
   stream->begin_us = g_get_monotonic_time () - begin;
   if (run == NULL)
@@ -127,13 +147,14 @@ open_stream (gh_engine *engine, const GpuhistSource *source, const GpuhistSettin
 
 /* Counts the stream into report->layer, once more on the CPU after a GPU fault. */
 static gboolean
-count_layer (gh_engine *engine, GpuhistStream *stream, GpuhistReport *report, GError **error)
+count_layer (gh_engine *engine, GpuhistStream *stream, const GpuhistSettings *settings,
+             GpuhistReport *report, GError **error)
 {
   for (int attempt = 0;; attempt++)
     {
       gh_error gherr = { GH_OK, "" };
       GError *local = NULL;
-      gh_status status = measure_once (engine, stream, &report->layer, &gherr, &local);
+      gh_status status = measure_once (engine, stream, settings, &report->layer, &gherr, &local);
 
       if (status == GH_OK)
         return TRUE;
@@ -180,7 +201,7 @@ gpuhist_measure_bands (gh_engine *engine, const GpuhistSource *source,
   set_methods (engine, settings);
 
   start = g_get_monotonic_time ();
-  if (!count_layer (engine, &stream, report, error))
+  if (!count_layer (engine, &stream, settings, report, error))
     {
       gpuhist_stream_clear (&stream);
       return FALSE;

@@ -104,6 +104,7 @@ report_json (const GpuhistReport *report)
     return NULL;
   failed = gh_write_json_begin (out, &report->layer, report->channel_names);
   write_plugin_members (out, report);
+  failed |= gh_write_scopes_json (out, &report->layer, report->channel_names, 0);
   for (int i = 0; i < 2; i++)
     {
       const gh_result *row = i == 0 ? &report->flat : &report->noise;
@@ -173,11 +174,35 @@ write_csv_file (const GpuhistReport *report, const char *path, GError **error)
   return ok;
 }
 
+GpuhistFileKind
+gpuhist_report_file_kind (const char *path)
+{
+  gchar *lower = g_ascii_strdown (path, -1);
+  GpuhistFileKind kind = GPUHIST_FILE_UNKNOWN;
+
+  if (g_str_has_suffix (lower, ".json"))
+    kind = GPUHIST_FILE_JSON;
+  else if (g_str_has_suffix (lower, ".csv"))
+    kind = GPUHIST_FILE_CSV;
+  else if (g_str_has_suffix (lower, ".png"))
+    kind = GPUHIST_FILE_PNG;
+  g_free (lower);
+  return kind;
+}
+
+static gboolean
+has_scopes (const GpuhistReport *report)
+{
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (report->layer.scopes[k].tables > 0)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 gpuhist_report_write (const GpuhistReport *report, const char *path, GError **error)
 {
-  gchar *lower;
-  gboolean json;
+  GpuhistFileKind kind;
 
   g_return_val_if_fail (report != NULL, FALSE);
   if (path == NULL || path[0] == '\0')
@@ -188,18 +213,16 @@ gpuhist_report_write (const GpuhistReport *report, const char *path, GError **er
                    _ ("There are no results to write."));
       return FALSE;
     }
-
-  lower = g_ascii_strdown (path, -1);
-  json = g_str_has_suffix (lower, ".json");
-  if (!json && !g_str_has_suffix (lower, ".csv"))
-    {
-      g_free (lower);
-      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
-                   _ ("Cannot tell the format of \"%s\": the output file must end in .csv or "
-                      ".json."),
-                   path);
-      return FALSE;
-    }
-  g_free (lower);
-  return json ? write_json_file (report, path, error) : write_csv_file (report, path, error);
+  kind = gpuhist_report_file_kind (path);
+  if (kind == GPUHIST_FILE_JSON)
+    return write_json_file (report, path, error);
+  if (kind == GPUHIST_FILE_CSV)
+    return write_csv_file (report, path, error);
+  if (kind == GPUHIST_FILE_PNG && has_scopes (report))
+    return gpuhist_report_write_charts (report, path, error);
+  g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+               _ ("Cannot tell the format of \"%s\": the output file must end in .csv or "
+                  ".json."),
+               path);
+  return FALSE;
 }

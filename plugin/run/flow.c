@@ -344,7 +344,33 @@ check_settings (const GpuhistSettings *settings, GError **error)
                    _ ("source must be 0 (drawable) or 1 (visible), not %d."), settings->source);
       return FALSE;
     }
+  if (settings->scopes && settings->output_file != NULL
+      && gpuhist_report_file_kind (settings->output_file) != GPUHIST_FILE_JSON
+      && gpuhist_report_file_kind (settings->output_file) != GPUHIST_FILE_PNG)
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+                   _ ("Cannot tell the format of \"%s\": the output file must end in .json or "
+                      ".png."),
+                   settings->output_file);
+      return FALSE;
+    }
   return TRUE;
+}
+
+/* The waveform's columns against the width the source counts, before anything is read. */
+static gboolean
+check_columns (const GpuhistSettings *settings, const GpuhistSource *source, GError **error)
+{
+  int columns = settings->waveform_columns;
+
+  if (!settings->scopes || columns == GPUHIST_DEFAULT_COLUMNS
+      || (columns >= 1 && columns <= source->area.width))
+    return TRUE;
+  g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+               _ ("columns must be 0 (%d, or the width counted when it is narrower) or 1 to "
+                  "the width counted (%d pixels), not %d."),
+               GPUHIST_WIDE_COLUMNS, source->area.width, columns);
+  return FALSE;
 }
 
 GpuhistFlowStatus
@@ -364,6 +390,7 @@ gpuhist_flow_run (const GpuhistHost *host, GpuhistRequest *request, GpuhistRepor
   *fetch_only = request->mode == GPUHIST_MODE_NONINTERACTIVE && gpuhist_fetch_only_requested ();
   ok = check_settings (&request->settings, &local)
        && open_first (&sources, kind, !*fetch_only, &note, &local)
+       && check_columns (&request->settings, &sources.first.source, &local)
        && count (&sources, &sources.first.source, note, *fetch_only, report, &local);
   gpuhist_keeper_discard ();
   close_sources (&sources);

@@ -1,5 +1,5 @@
 /* gpu-histogram: the report of a run: its lifetime (report.c), the values returned to the PDB
- * (report.c) and the CSV and JSON files (report-file.c). */
+ * (report.c), the CSV and JSON files (report-file.c) and the scopes' PNGs (report-png.c). */
 #ifndef GPUHIST_REPORT_H
 #define GPUHIST_REPORT_H
 
@@ -32,10 +32,30 @@ uint64_t *gpuhist_report_display_counts (const gh_result *result);
 gboolean gpuhist_result_channel_stats (const gh_result *result, int channel,
                                        gh_channel_stats *stats);
 
-/* Writes the report as CSV or JSON, chosen by the file's extension; nothing for a NULL or empty
- * path.  JSON: the engine's object for the layer (gh_write_json) with the plug-in's fields added
- * to it, and the engine's object for each of flat and noise when the comparison ran. */
+/* What an output file's name asks for, by its extension (any case). */
+typedef enum
+{
+  GPUHIST_FILE_UNKNOWN,
+  GPUHIST_FILE_CSV,
+  GPUHIST_FILE_JSON,
+  GPUHIST_FILE_PNG /* the scopes' charts, NAME-waveform.png and so on for NAME.png */
+} GpuhistFileKind;
+
+GpuhistFileKind gpuhist_report_file_kind (const char *path);
+
+/* Writes the report as the file's extension asks; nothing for a NULL or empty path.  JSON: the
+ * engine's object for the layer (gh_write_json) with the plug-in's fields added to it, its
+ * scopes as gh_write_scopes_json writes them (without numerators) when counted, and the
+ * engine's object for each of flat and noise when the comparison ran.  CSV: the histogram.
+ * PNG: gpuhist_report_write_charts, for a report with scopes. */
 gboolean gpuhist_report_write (const GpuhistReport *report, const char *path, GError **error);
+
+/* The charts of the report's scopes, each at its natural size (gh_render_natural_size) with
+ * the renderer's default options, beside path: for "DIR/NAME.png", DIR/NAME-waveform.png,
+ * DIR/NAME-parade.png (when red, green and blue were counted) and DIR/NAME-vectorscope.png
+ * (when counted).  Through cairo's PNG writer. */
+gboolean gpuhist_report_write_charts (const GpuhistReport *report, const char *path,
+                                      GError **error);
 
 G_END_DECLS
 

@@ -1,17 +1,19 @@
 /* gpu-histogram: the types of the plug-in's GIMP-version-independent core.
  *
- * The layers of plugin/, leaf-ward (no file includes one above it):
+ * The layers of plugin/, leaf-ward (no file includes one above it), in three rooms: run/ (the
+ * run), ui/ (the interface) and glue/ (each GIMP's own):
  *   errors.h, convert.h          the error domains; narrowing samples (pure)
  *   core.h                       these types
  *   source.h, stream.h           what to read and in which format; reading it in strips
  *   measure.h, fetch-only.h      counting it with the engine; the benchmark's read-only hook
- *   report.h                     the report's lifetime, PDB arrays, CSV and JSON
+ *   report.h                     the report's lifetime, PDB arrays, CSV, JSON and scope PNGs
  *   engine-keeper.h              where the engine comes from and how long it lives
  *   run.h                        the run sequence: take an engine, measure, give it back
  *   dialog*.h, histogram-view.h  the interactive dialog (GTK)
  *   flow.h, texts.h              the one run flow of both GIMPs, behind a table of what differs
- *   host-common.h                the entries of that table both libgimps spell alike
- *   gimp2.c, gimp3.c             registration, argument marshalling and that table
+ *   host-common.h, watch.h       the entries of that table both libgimps spell alike; polling
+ *   glue2.h, glue3.h             each GIMP's registration, arguments and that table (gimp2*.c,
+ *                                gimp3*.c, one file a procedure)
  * Nothing below flow.h includes libgimp, so no file below the glue needs a version check.
  */
 #ifndef GPUHIST_CORE_H
@@ -93,7 +95,18 @@ typedef struct
    * gimp3.c: GIMP3); the stream counts GIMP3's in linear light when `linear` (stream.h). */
   gh_luminance luminance;
   gboolean follow; /* the dialog counts again by itself when the image changes */
+  /* Scopes beside the histogram (plug-in-gpu-scopes): the waveform of every channel counted,
+   * and the vectorscope of RGB sources. */
+  gboolean scopes;
+  int waveform_columns; /* GPUHIST_DEFAULT_COLUMNS, or 1 to the width counted */
 } GpuhistSettings;
+
+/* waveform_columns 0: GPUHIST_WIDE_COLUMNS, or the width counted when it is narrower. */
+#define GPUHIST_DEFAULT_COLUMNS 0
+#define GPUHIST_WIDE_COLUMNS 1024
+
+/* The waveform's columns for a run `width` pixels wide: the settings' or the default. */
+int gpuhist_waveform_columns (const GpuhistSettings *settings, int width);
 
 /* Results of one measurement of a layer, and optionally of synthetic flat and noise images of
  * the same size for the contention comparison. */
