@@ -6,9 +6,9 @@
  * damaged data is an error (fail_on error), not a grey area in the picture.
  *
  * Samples reach the engine as the plug-in gives them: 8-bit as they are, 16-bit as they are,
- * float and double narrowed to 16 bits as plugin/run/convert.c's sample16_of_double does (round half up
- * of v * 65535, clamped to 0 .. 65535, NaN to 0), 32-bit unsigned as its u32 rule does.
- * A coverage plane (--weights) is band-joined to the image, so that both stream in one pass.
+ * float and double narrowed to 16 bits as plugin/run/convert.c's sample16_of_double does (round
+ * half up of v * 65535, clamped to 0 .. 65535, NaN to 0), 32-bit unsigned as its u32 rule does. A
+ * coverage plane (--weights) is band-joined to the image, so that both stream in one pass.
  */
 #include "image-source.h"
 #include "vips-modules.h"
