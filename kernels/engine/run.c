@@ -207,7 +207,7 @@ check_scope_sizes (const gh_run_plan *plan, size_t budget, gh_error *error)
       {
         gh_error_set (error, GH_ERROR_OUT_OF_MEMORY,
                       "the %s's table (%zu cells of %zu bytes) does not fit the memory budget of "
-                      "%zu bytes",
+                      "%zu bytes for tables",
                       names[k], gh_table_cells (&plan->scope[k]), cell_bytes, budget);
         return GH_ERROR_OUT_OF_MEMORY;
       }
@@ -277,7 +277,11 @@ gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error)
   run->row_bytes = row_bytes;
   run->max_rows = (int) max_rows;
   fill_plan (&run->plan, engine, spec, max_rows * row_bytes);
-  if (check_scope_sizes (&run->plan, engine->options.memory_budget, error) != GH_OK)
+  if (check_scope_sizes (&run->plan,
+                         engine->options.table_budget ? engine->options.table_budget
+                                                      : engine->options.memory_budget,
+                         error)
+      != GH_OK)
     {
       engine->runs--;
       free_run (run);

@@ -173,6 +173,10 @@ extern "C"
     int device;           /* CUDA device ordinal */
     int bins;             /* per channel: 256 (0 means 256), 1024, 4096, 16384 or 65536 */
     gh_strategy strategy; /* wide tables only: AUTO unless a comparison forces one */
+    /* Bytes a result table (a scope's: cells x 8, or 16 weighted) may take; 0 means
+     * memory_budget.  A caller whose memory_budget sizes only its staging (the plug-in) sets
+     * this apart, since a table does not grow with the image. */
+    size_t table_budget;
   } gh_options;
 
   /* Fills *options with the defaults: AUTO backend, FASTEST only, no repetitions. */

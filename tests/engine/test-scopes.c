@@ -284,6 +284,29 @@ check_refusals (gh_engine *engine)
              && strstr (error.message, "memory budget"),
          "a waveform past the memory budget is refused, naming it (%s)", error.message);
   gh_engine_free (small);
+
+  /* A table budget apart from the staging's (the plug-in's 16 MiB): a waveform of six tables of
+   * 1024 columns of 1024 levels (48 MiB) fits a table budget of its size, and is refused one
+   * byte short of it, whatever the staging's budget. */
+  gh_run_spec_init (&spec, 1024, 10, 4, 2);
+  spec.derived = 1;
+  spec.waveform_columns = 1024;
+  options.memory_budget = (size_t) 16 << 20;
+  options.bins = 1024;
+  const size_t cells = (size_t) 6 * 1024 * 1024;
+  for (int shy = 0; shy <= 1; shy++)
+    {
+      options.table_budget = cells * sizeof (uint64_t) - (size_t) shy;
+      gh_error apart = { 0 };
+      gh_engine *engine = gh_engine_new (&options, &apart);
+      gh_run *fits = engine ? gh_run_begin_spec (engine, &spec, &apart) : NULL;
+      CHECK (shy ? fits == NULL && apart.status == GH_ERROR_OUT_OF_MEMORY : fits != NULL,
+             "a waveform of %zu cells with a table budget of %zu bytes: %s (%s)", cells,
+             options.table_budget, shy ? "refused" : "counted", apart.message);
+      if (fits)
+        gh_run_abort (fits);
+      gh_engine_free (engine);
+    }
 }
 
 static gh_engine *

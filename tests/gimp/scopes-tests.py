@@ -64,6 +64,9 @@ def cases():
         case("pixels-graya-ellipse", base="GRAY", ltype="GRAYA-IMAGE", weighting="pixels",
              columns=4),
         case("visible-two-layers", source="visible", sel="none", columns=6),
+        # wider than 1024: the default columns, and six weighted tables past the engine's
+        # staging budget (48 MiB of 16-byte sums)
+        case("wide-rgba-none", sel="none", layer_size=(1100, 8), columns=0),
         case("png-rgba-rect", sel="rect", columns=16, output=".png"),
         case("error-columns-negative", sel="rect", columns=-1, scope_error="columns must be"),
         case("error-columns-wide", sel="rect", columns=38, scope_error="columns must be"),
@@ -199,6 +202,9 @@ def check_pixels_exactly(chk, c, data, work):
 def check_returns(chk, c, data, base):
     ret = gt.parse_sexp(open(base + ".scopes-ret").read())
     want_columns = c["columns"] or min(1024, data["area"]["width"])
+    if c["columns"] == 0:
+        chk.check(want_columns == min(1024, c["layer_size"][0]) or c["sel"] != "none",
+                  "%s: the area is %s wide" % (c["name"], data["area"]["width"]))
     ok = (isinstance(ret, list) and len(ret) >= 3
           and list(ret[:3]) == [len(data["channels"]), want_columns, data["bins"]]
           and data["waveform"]["columns"] == want_columns and data["bins"] == c["bins"])
