@@ -1,5 +1,5 @@
 /* gpu-histogram: GIMP 2.10's resident process (texts.h, GPUHIST_RESIDENT_EXTENSION), and handing
- * plug-in-gpu-histogram's runs over to it. */
+ * plug-in-gpu-histogram's and plug-in-gpu-scopes's runs over to it. */
 #include <libgimp/gimp.h>
 
 #include "engine-keeper.h"
@@ -7,7 +7,7 @@
 #include "glue2.h"
 #include "texts.h"
 
-/* GPUHIST_RESIDENT_EXTENSION: installs the resident procedure and serves it until GIMP quits,
+/* GPUHIST_RESIDENT_EXTENSION: installs the resident procedures and serves them until GIMP quits,
  * letting the GPU go when it has been idle (engine-keeper.c). */
 void
 gpuhist_gimp2_run_resident (GimpRunProc run)
@@ -17,6 +17,7 @@ gpuhist_gimp2_run_resident (GimpRunProc run)
                           NULL, "*", GIMP_TEMPORARY, gpuhist_gimp2_n_histogram_args,
                           gpuhist_gimp2_n_histogram_return_vals, gpuhist_gimp2_histogram_args,
                           gpuhist_gimp2_histogram_return_vals, run);
+  gpuhist_gimp2_install_scopes_resident (run);
   gpuhist_keeper_keep (gpuhist_keeper_idle_seconds ());
   /* Messages are also read while a run's dialog is open, so that another call is answered
    * (PASS_THROUGH) instead of waiting for the dialog to close. */
@@ -76,7 +77,8 @@ take_return_values (const GimpParam *returned, gint n_returned, gint *n_return_v
 }
 
 GimpParam *
-gpuhist_gimp2_hand_over (gint n_params, const GimpParam *param, gint *n_return_vals)
+gpuhist_gimp2_hand_over (const gchar *resident, gint n_params, const GimpParam *param,
+                         gint *n_return_vals)
 {
   GimpParam *returned, *values;
   gint n_returned = 0;
@@ -84,16 +86,16 @@ gpuhist_gimp2_hand_over (gint n_params, const GimpParam *param, gint *n_return_v
 
   if (n_params < 3 || !gpuhist_keeper_resident_enabled ()
       || (param[0].data.d_int32 == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ())
-      || !gimp_procedural_db_proc_exists (GPUHIST_RESIDENT_PROC))
+      || !gimp_procedural_db_proc_exists (resident))
     return NULL;
   /* Its errors are this procedure's: GIMP shows them once, when they are returned from here. */
   gimp_plugin_set_pdb_error_handler (GIMP_PDB_ERROR_HANDLER_PLUGIN);
-  returned = gimp_run_procedure2 (GPUHIST_RESIDENT_PROC, &n_returned, n_params, param);
+  returned = gimp_run_procedure2 (resident, &n_returned, n_params, param);
   gimp_plugin_set_pdb_error_handler (GIMP_PDB_ERROR_HANDLER_INTERNAL);
   status = n_returned > 0 ? returned[0].data.d_status : GIMP_PDB_EXECUTION_ERROR;
   /* Busy, or gone (it crashed: GIMP removed its procedure): count here instead. */
   if (status == GIMP_PDB_PASS_THROUGH
-      || (status != GIMP_PDB_SUCCESS && !gimp_procedural_db_proc_exists (GPUHIST_RESIDENT_PROC)))
+      || (status != GIMP_PDB_SUCCESS && !gimp_procedural_db_proc_exists (resident)))
     {
       gimp_destroy_params (returned, n_returned);
       return NULL;

@@ -36,6 +36,15 @@ gpuhist_gimp2_register_scopes (void)
                           scopes_args, scopes_return_vals);
 }
 
+void
+gpuhist_gimp2_install_scopes_resident (GimpRunProc run)
+{
+  gimp_install_temp_proc (GPUHIST_SCOPES_RESIDENT_PROC, GPUHIST_SCOPES_RESIDENT_PROC_BLURB,
+                          GPUHIST_SCOPES_RESIDENT_PROC_HELP, GPUHIST_AUTHORS, GPUHIST_AUTHORS,
+                          "2026", NULL, "*", GIMP_TEMPORARY, G_N_ELEMENTS (scopes_args),
+                          G_N_ELEMENTS (scopes_return_vals), scopes_args, scopes_return_vals, run);
+}
+
 /* The settings of a scopes run from its arguments; the flow checks weighting and source. */
 static void
 read_arguments (gint n_params, const GimpParam *param, GpuhistSettings *settings)

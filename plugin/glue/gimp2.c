@@ -143,32 +143,47 @@ gpuhist_gimp2_flow (GpuhistRequest *request, GpuhistReport *report, gboolean *fe
 
 /* --- which procedure runs -------------------------------------------------------------------- */
 
+typedef GimpParam *(*ProcedureRun) (gint n_params, const GimpParam *param, gint *n_return_vals);
+
+/* A run in the resident process: answered PASS_THROUGH while another one runs there (its
+ * dialog open), so that the caller counts in its own process instead. */
+static GimpParam *
+run_resident_procedure (ProcedureRun procedure_run, gint n_params, const GimpParam *param,
+                        gint *n_return_vals)
+{
+  static gboolean busy;
+  static GimpParam pass_through[1];
+  GimpParam *values;
+
+  if (busy || gpuhist_keeper_resident_busy_for_tests ())
+    {
+      pass_through[0].type = GIMP_PDB_STATUS;
+      pass_through[0].data.d_status = GIMP_PDB_PASS_THROUGH;
+      *n_return_vals = 1;
+      return pass_through;
+    }
+  busy = TRUE;
+  values = procedure_run (n_params, param, n_return_vals);
+  busy = FALSE;
+  return values;
+}
+
 static void
 run (const gchar *name, gint n_params, const GimpParam *param, gint *n_return_vals,
      GimpParam **return_vals)
 {
-  static gboolean resident_busy;
+  gboolean scopes
+      = strcmp (name, GPUHIST_SCOPES_PROC) == 0 || strcmp (name, GPUHIST_SCOPES_RESIDENT_PROC) == 0;
+  ProcedureRun procedure_run = scopes ? gpuhist_gimp2_run_scopes : gpuhist_gimp2_run_histogram;
 
   if (strcmp (name, GPUHIST_RESIDENT_EXTENSION) == 0)
     gpuhist_gimp2_run_resident (run); /* returns only when GIMP quits */
-  else if (strcmp (name, GPUHIST_SCOPES_PROC) == 0)
-    *return_vals = gpuhist_gimp2_run_scopes (n_params, param, n_return_vals);
-  else if (strcmp (name, GPUHIST_RESIDENT_PROC) == 0)
-    {
-      if (resident_busy || gpuhist_keeper_resident_busy_for_tests ())
-        {
-          static GimpParam busy[1];
-
-          busy[0].type = GIMP_PDB_STATUS;
-          busy[0].data.d_status = GIMP_PDB_PASS_THROUGH;
-          *return_vals = busy;
-          *n_return_vals = 1;
-          return;
-        }
-      resident_busy = TRUE;
-      *return_vals = gpuhist_gimp2_run_histogram (n_params, param, n_return_vals);
-      resident_busy = FALSE;
-    }
-  else if ((*return_vals = gpuhist_gimp2_hand_over (n_params, param, n_return_vals)) == NULL)
-    *return_vals = gpuhist_gimp2_run_histogram (n_params, param, n_return_vals);
+  else if (strcmp (name, GPUHIST_RESIDENT_PROC) == 0
+           || strcmp (name, GPUHIST_SCOPES_RESIDENT_PROC) == 0)
+    *return_vals = run_resident_procedure (procedure_run, n_params, param, n_return_vals);
+  else if ((*return_vals = gpuhist_gimp2_hand_over (scopes ? GPUHIST_SCOPES_RESIDENT_PROC
+                                                           : GPUHIST_RESIDENT_PROC,
+                                                    n_params, param, n_return_vals))
+           == NULL)
+    *return_vals = procedure_run (n_params, param, n_return_vals);
 }

@@ -138,7 +138,9 @@ gpuhist_gimp3_run_histogram (GimpProcedure *procedure, GimpRunMode run_mode, Gim
 
   (void) run_data;
   if (strcmp (gimp_procedure_get_name (procedure), PLUG_IN_PROC) == 0
-      && (values = gpuhist_gimp3_hand_over (procedure, run_mode, image, drawables, config)) != NULL)
+      && (values = gpuhist_gimp3_hand_over (procedure, GPUHIST_RESIDENT_PROC, run_mode, image,
+                                            drawables, config))
+             != NULL)
     return values;
   if ((values = gpuhist_gimp3_check_drawables (procedure, drawables, &request)) != NULL)
     return values;

@@ -1,5 +1,5 @@
 /* gpu-histogram: GIMP 3.0's resident process (texts.h, GPUHIST_RESIDENT_EXTENSION), and handing
- * plug-in-gpu-histogram's runs over to it. */
+ * plug-in-gpu-histogram's and plug-in-gpu-scopes's runs over to it. */
 #include <libgimp/gimp.h>
 
 #include "engine-keeper.h"
@@ -7,58 +7,88 @@
 #include "glue3.h"
 #include "texts.h"
 
-static GimpValueArray *run_resident_procedure (GimpProcedure *procedure, GimpRunMode run_mode,
-                                               GimpImage *image, GimpDrawable **drawables,
-                                               GimpProcedureConfig *config, gpointer run_data);
+/* One run in the resident process at a time (its dialog may be open): GIMP 3.0's libgimp
+ * refuses PASS_THROUGH from a plug-in's procedure (an assertion, and the caller got an error
+ * without a message instead of counting), so busy is an error that says so
+ * (resident_was_busy). */
+static gboolean busy;
 
-/* GPUHIST_RESIDENT_EXTENSION: installs the resident procedure and serves it until GIMP quits,
+static GimpValueArray *
+busy_values (GimpProcedure *procedure)
+{
+  return gimp_procedure_new_return_values (
+      procedure, GIMP_PDB_EXECUTION_ERROR,
+      g_error_new_literal (GIMP_PLUG_IN_ERROR, 0, GPUHIST_RESIDENT_BUSY));
+}
+
+static GimpValueArray *
+run_resident_histogram (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
+                        GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
+{
+  GimpValueArray *values;
+
+  if (busy || gpuhist_keeper_resident_busy_for_tests ())
+    return busy_values (procedure);
+  busy = TRUE;
+  values = gpuhist_gimp3_run_histogram (procedure, run_mode, image, drawables, config, run_data);
+  busy = FALSE;
+  return values;
+}
+
+static GimpValueArray *
+run_resident_scopes (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
+                     GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
+{
+  GimpValueArray *values;
+
+  if (busy || gpuhist_keeper_resident_busy_for_tests ())
+    return busy_values (procedure);
+  busy = TRUE;
+  values = gpuhist_gimp3_run_scopes (procedure, run_mode, image, drawables, config, run_data);
+  busy = FALSE;
+  return values;
+}
+
+/* A temporary procedure of the resident process, with the arguments of the one it stands in for. */
+static void
+add_resident (GimpPlugIn *plug_in, const gchar *name, const gchar *blurb, const gchar *help,
+              GimpRunImageFunc run, void (*add_arguments) (GimpProcedure *procedure))
+{
+  GimpProcedure *resident
+      = gimp_image_procedure_new (plug_in, name, GIMP_PDB_PROC_TYPE_TEMPORARY, run, NULL, NULL);
+
+  gimp_procedure_set_image_types (resident, "*");
+  gimp_procedure_set_documentation (resident, blurb, help, name);
+  add_arguments (resident);
+  gimp_plug_in_add_temp_procedure (plug_in, resident);
+  g_object_unref (resident);
+}
+
+/* GPUHIST_RESIDENT_EXTENSION: installs the resident procedures and serves them until GIMP quits,
  * letting the GPU go when it has been idle (engine-keeper.c). */
 GimpValueArray *
 gpuhist_gimp3_run_resident (GimpProcedure *procedure, GimpProcedureConfig *config,
                             gpointer run_data)
 {
   GimpPlugIn *plug_in = gimp_procedure_get_plug_in (procedure);
-  GimpProcedure *resident
-      = gimp_image_procedure_new (plug_in, GPUHIST_RESIDENT_PROC, GIMP_PDB_PROC_TYPE_TEMPORARY,
-                                  run_resident_procedure, NULL, NULL);
 
   (void) config;
   (void) run_data;
-  gimp_procedure_set_image_types (resident, "*");
-  gimp_procedure_set_documentation (resident, GPUHIST_RESIDENT_PROC_BLURB,
-                                    GPUHIST_RESIDENT_PROC_HELP, GPUHIST_RESIDENT_PROC);
-  gpuhist_gimp3_add_histogram_arguments (resident);
-  gimp_plug_in_add_temp_procedure (plug_in, resident);
-  g_object_unref (resident);
+  add_resident (plug_in, GPUHIST_RESIDENT_PROC, GPUHIST_RESIDENT_PROC_BLURB,
+                GPUHIST_RESIDENT_PROC_HELP, run_resident_histogram,
+                gpuhist_gimp3_add_histogram_arguments);
+  add_resident (plug_in, GPUHIST_SCOPES_RESIDENT_PROC, GPUHIST_SCOPES_RESIDENT_PROC_BLURB,
+                GPUHIST_SCOPES_RESIDENT_PROC_HELP, run_resident_scopes,
+                gpuhist_gimp3_add_scopes_arguments);
 
   gpuhist_keeper_keep (gpuhist_keeper_idle_seconds ());
   /* Messages are also read while a run's dialog is open, so that another call is answered
-   * (PASS_THROUGH) instead of waiting for the dialog to close. */
+   * (busy) instead of waiting for the dialog to close. */
   gimp_procedure_persistent_ready (procedure);
   gimp_plug_in_persistent_enable (plug_in);
   for (;;)
     gimp_plug_in_persistent_process (plug_in, gpuhist_keeper_release_idle ());
   return gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS, NULL);
-}
-
-static GimpValueArray *
-run_resident_procedure (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
-                        GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
-{
-  static gboolean busy;
-  GimpValueArray *values;
-
-  /* GIMP 3.0's libgimp refuses PASS_THROUGH from a plug-in's procedure (an assertion, and the
-   * caller got an error without a message instead of counting), so busy is an error that says
-   * so (resident_was_busy). */
-  if (busy || gpuhist_keeper_resident_busy_for_tests ())
-    return gimp_procedure_new_return_values (
-        procedure, GIMP_PDB_EXECUTION_ERROR,
-        g_error_new_literal (GIMP_PLUG_IN_ERROR, 0, GPUHIST_RESIDENT_BUSY));
-  busy = TRUE;
-  values = gpuhist_gimp3_run_histogram (procedure, run_mode, image, drawables, config, run_data);
-  busy = FALSE;
-  return values;
 }
 
 static gboolean
@@ -70,9 +100,32 @@ resident_was_busy (GimpValueArray *values)
          && g_strcmp0 (GIMP_VALUES_GET_STRING (values, 1), GPUHIST_RESIDENT_BUSY) == 0;
 }
 
+/* The procedure's own arguments (after run-mode, image and drawables) into the resident
+ * procedure's config, which has the same ones. */
+static void
+copy_arguments (GimpProcedure *procedure, GimpProcedureConfig *from, GimpProcedureConfig *to)
+{
+  gint n = 0;
+  GParamSpec **specs = gimp_procedure_get_arguments (procedure, &n);
+
+  for (gint i = 0; i < n; i++)
+    {
+      const gchar *name = g_param_spec_get_name (specs[i]);
+      GValue value = G_VALUE_INIT;
+
+      if (g_strcmp0 (name, "run-mode") == 0 || g_strcmp0 (name, "image") == 0
+          || g_strcmp0 (name, "drawables") == 0)
+        continue;
+      g_value_init (&value, G_PARAM_SPEC_VALUE_TYPE (specs[i]));
+      g_object_get_property (G_OBJECT (from), name, &value);
+      g_object_set_property (G_OBJECT (to), name, &value);
+      g_value_unset (&value);
+    }
+}
+
 GimpValueArray *
-gpuhist_gimp3_hand_over (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
-                         GimpDrawable **drawables, GimpProcedureConfig *config)
+gpuhist_gimp3_hand_over (GimpProcedure *procedure, const gchar *resident_name, GimpRunMode run_mode,
+                         GimpImage *image, GimpDrawable **drawables, GimpProcedureConfig *config)
 {
   GimpPlugIn *plug_in = gimp_procedure_get_plug_in (procedure);
   GimpPDB *pdb = gimp_get_pdb ();
@@ -80,26 +133,16 @@ gpuhist_gimp3_hand_over (GimpProcedure *procedure, GimpRunMode run_mode, GimpIma
   GimpProcedureConfig *resident_config;
   GimpValueArray *values;
   GimpPDBStatusType status;
-  gchar *output_file = NULL;
-  gchar *weighting = NULL;
-  gchar *source = NULL;
-  gint repetitions = GPUHIST_DEFAULT_REPETITIONS, bins = GH_BINS;
-  gboolean linear = FALSE;
 
   if (!gpuhist_keeper_resident_enabled ()
       || (run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ())
-      || !gimp_pdb_procedure_exists (pdb, GPUHIST_RESIDENT_PROC))
+      || !gimp_pdb_procedure_exists (pdb, resident_name))
     return NULL;
-  resident = gimp_pdb_lookup_procedure (pdb, GPUHIST_RESIDENT_PROC);
+  resident = gimp_pdb_lookup_procedure (pdb, resident_name);
   resident_config = gimp_procedure_create_config (resident);
-  g_object_get (config, "output-file", &output_file, "repetitions", &repetitions, "linear", &linear,
-                "bins", &bins, "weighting", &weighting, "source", &source, NULL);
+  copy_arguments (procedure, config, resident_config);
   g_object_set (resident_config, "run-mode", run_mode, "image", image, "drawables", drawables,
-                "output-file", output_file, "repetitions", repetitions, "linear", linear, "bins",
-                bins, "weighting", weighting, "source", source, NULL);
-  g_free (output_file);
-  g_free (weighting);
-  g_free (source);
+                NULL);
 
   /* Its errors are this procedure's: GIMP shows them once, when they are returned from here. */
   gimp_plug_in_set_pdb_error_handler (plug_in, GIMP_PDB_ERROR_HANDLER_PLUGIN);
@@ -110,7 +153,7 @@ gpuhist_gimp3_hand_over (GimpProcedure *procedure, GimpRunMode run_mode, GimpIma
   status = GIMP_VALUES_GET_ENUM (values, 0);
   /* Busy, or gone (it crashed: GIMP removed its procedure): count here instead. */
   if (resident_was_busy (values)
-      || (status != GIMP_PDB_SUCCESS && !gimp_pdb_procedure_exists (pdb, GPUHIST_RESIDENT_PROC)))
+      || (status != GIMP_PDB_SUCCESS && !gimp_pdb_procedure_exists (pdb, resident_name)))
     g_clear_pointer (&values, gimp_value_array_unref);
   return values;
 }

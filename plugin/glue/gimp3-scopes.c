@@ -1,5 +1,7 @@
 /* gpu-histogram: plug-in-gpu-scopes in GIMP 3.0: its arguments and return values.  For scripts
  * only (no menu entry, no dialog): every run mode counts with the arguments given. */
+#include <string.h>
+
 #include <libgimp/gimp.h>
 
 #include <glib/gi18n-lib.h>
@@ -8,8 +10,8 @@
 #include "report.h"
 #include "texts.h"
 
-static void
-add_arguments (GimpProcedure *procedure)
+void
+gpuhist_gimp3_add_scopes_arguments (GimpProcedure *procedure)
 {
   gimp_procedure_add_string_argument (procedure, "output-file", _ ("Output file"),
                                       _ (GPUHIST_SCOPES_ARG_OUTPUT_FILE_DOC), "",
@@ -61,18 +63,21 @@ read_arguments (GimpProcedureConfig *config, GpuhistSettings *settings)
   settings->output_file = output_file;
 }
 
-static GimpValueArray *
-run_scopes (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
-            GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
+GimpValueArray *
+gpuhist_gimp3_run_scopes (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
+                          GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
 {
   GpuhistRequest request = { 0 };
   GpuhistReport report = { 0 };
   GimpValueArray *values;
   gboolean fetch_only;
 
-  (void) run_mode;
-  (void) image;
   (void) run_data;
+  if (strcmp (gimp_procedure_get_name (procedure), GPUHIST_SCOPES_PROC) == 0
+      && (values = gpuhist_gimp3_hand_over (procedure, GPUHIST_SCOPES_RESIDENT_PROC, run_mode,
+                                            image, drawables, config))
+             != NULL)
+    return values;
   if ((values = gpuhist_gimp3_check_drawables (procedure, drawables, &request)) != NULL)
     return values;
   request.mode = GPUHIST_MODE_NONINTERACTIVE;
@@ -93,8 +98,9 @@ run_scopes (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
 GimpProcedure *
 gpuhist_gimp3_scopes_procedure (GimpPlugIn *plug_in)
 {
-  GimpProcedure *procedure = gimp_image_procedure_new (
-      plug_in, GPUHIST_SCOPES_PROC, GIMP_PDB_PROC_TYPE_PLUGIN, run_scopes, NULL, NULL);
+  GimpProcedure *procedure
+      = gimp_image_procedure_new (plug_in, GPUHIST_SCOPES_PROC, GIMP_PDB_PROC_TYPE_PLUGIN,
+                                  gpuhist_gimp3_run_scopes, NULL, NULL);
 
   gimp_procedure_set_image_types (procedure, "*");
   gimp_procedure_set_sensitivity_mask (procedure, GIMP_PROCEDURE_SENSITIVE_DRAWABLE
@@ -102,6 +108,6 @@ gpuhist_gimp3_scopes_procedure (GimpPlugIn *plug_in)
   gimp_procedure_set_documentation (procedure, _ (GPUHIST_SCOPES_BLURB), _ (GPUHIST_SCOPES_HELP),
                                     GPUHIST_SCOPES_PROC);
   gimp_procedure_set_attribution (procedure, GPUHIST_AUTHORS, GPUHIST_AUTHORS, "2026");
-  add_arguments (procedure);
+  gpuhist_gimp3_add_scopes_arguments (procedure);
   return procedure;
 }

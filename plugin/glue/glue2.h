@@ -42,13 +42,16 @@ GimpParam *gpuhist_gimp2_flow (GpuhistRequest *request, GpuhistReport *report, g
 
 GimpParam *gpuhist_gimp2_run_histogram (gint n_params, const GimpParam *param, gint *n_return_vals);
 
-/* GPUHIST_RESIDENT_EXTENSION's run: serves the resident procedure until GIMP quits. */
+/* GPUHIST_RESIDENT_EXTENSION's run: serves the resident procedures until GIMP quits. */
 void gpuhist_gimp2_run_resident (GimpRunProc run);
-/* Runs the call in the resident process when it is there and free, returning its values; NULL:
- * count in this process. */
-GimpParam *gpuhist_gimp2_hand_over (gint n_params, const GimpParam *param, gint *n_return_vals);
+/* Runs the call in the resident process's procedure `resident` when it is there and free,
+ * returning its values; NULL: count in this process. */
+GimpParam *gpuhist_gimp2_hand_over (const gchar *resident, gint n_params, const GimpParam *param,
+                                    gint *n_return_vals);
 
 void gpuhist_gimp2_register_scopes (void);
+/* GPUHIST_SCOPES_RESIDENT_PROC, in the resident process. */
+void gpuhist_gimp2_install_scopes_resident (GimpRunProc run);
 GimpParam *gpuhist_gimp2_run_scopes (gint n_params, const GimpParam *param, gint *n_return_vals);
 
 G_END_DECLS

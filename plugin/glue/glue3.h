@@ -32,16 +32,21 @@ GimpValueArray *gpuhist_gimp3_run_histogram (GimpProcedure *procedure, GimpRunMo
                                              GimpImage *image, GimpDrawable **drawables,
                                              GimpProcedureConfig *config, gpointer run_data);
 
-/* GPUHIST_RESIDENT_EXTENSION's run: serves the resident procedure until GIMP quits. */
+/* GPUHIST_RESIDENT_EXTENSION's run: serves the resident procedures until GIMP quits. */
 GimpValueArray *gpuhist_gimp3_run_resident (GimpProcedure *procedure, GimpProcedureConfig *config,
                                             gpointer run_data);
-/* Runs the call in the resident process when it is there and free, returning its values; NULL:
- * count in this process. */
-GimpValueArray *gpuhist_gimp3_hand_over (GimpProcedure *procedure, GimpRunMode run_mode,
-                                         GimpImage *image, GimpDrawable **drawables,
-                                         GimpProcedureConfig *config);
+/* Runs the call in the resident process's procedure `resident_name` (the same arguments) when it
+ * is there and free, returning its values; NULL: count in this process. */
+GimpValueArray *gpuhist_gimp3_hand_over (GimpProcedure *procedure, const gchar *resident_name,
+                                         GimpRunMode run_mode, GimpImage *image,
+                                         GimpDrawable **drawables, GimpProcedureConfig *config);
 
+/* plug-in-gpu-scopes, also as the resident procedure. */
 GimpProcedure *gpuhist_gimp3_scopes_procedure (GimpPlugIn *plug_in);
+void gpuhist_gimp3_add_scopes_arguments (GimpProcedure *procedure);
+GimpValueArray *gpuhist_gimp3_run_scopes (GimpProcedure *procedure, GimpRunMode run_mode,
+                                          GimpImage *image, GimpDrawable **drawables,
+                                          GimpProcedureConfig *config, gpointer run_data);
 
 G_END_DECLS
 

@@ -74,6 +74,13 @@
 
 /* plug-in-gpu-scopes: the waveform (and RGB parade) and the vectorscope, for scripts. */
 #define GPUHIST_SCOPES_PROC "plug-in-gpu-scopes"
+/* Its twin in the resident process, as GPUHIST_RESIDENT_PROC is plug-in-gpu-histogram's: a
+ * script's call then counts on the kept engine instead of starting the GPU again. */
+#define GPUHIST_SCOPES_RESIDENT_PROC "plug-in-gpu-scopes-resident"
+#define GPUHIST_SCOPES_RESIDENT_PROC_BLURB "GPU scopes in the resident process"
+#define GPUHIST_SCOPES_RESIDENT_PROC_HELP                                                          \
+  "Takes the same arguments and returns the same values as plug-in-gpu-scopes, which hands its "   \
+  "runs to it."
 #define GPUHIST_SCOPES_BLURB                                                                       \
   N_ ("Count the waveform, RGB parade and vectorscope of a drawable exactly, on the GPU")
 #define GPUHIST_SCOPES_HELP                                                                        \

@@ -14,6 +14,9 @@ files ("engine_kept", "engine_ms", the counts):
     kept one (engine_kept, engine_ms 0), and with GPUHIST_KEEP_GPU_SECONDS=2 a run after 3 idle
     seconds makes a new one (the old one and the GPU's context were let go);
   - off: with GPUHIST_RESIDENT=0 no run keeps an engine;
+  - scopes: plug-in-gpu-scopes hands its runs to its own resident procedure, which counts on
+    the engine the histogram's run left there (engine_kept), with the scopes counted in the
+    plug-in's own process ("off");
   - cpu: without a GPU (the CPU fallback) no engine is kept: there is nothing to start;
   - crash: the resident process is killed between two runs; the next run counts in the
     plug-in's own process, with the same counts, and GIMP has dropped the resident procedure
@@ -50,13 +53,16 @@ SKIP = 77
 # gh-layer and gh-run (gimp_results.NOISE_LAYER) on a 97 x 61 layer, and gh-resident?
 HELPERS = {
     "2": gimp_results.noise_layer_script("2", 97, 61) + r"""
-(define (gh-resident?)
-  (= 1 (car (gimp-procedural-db-proc-exists "plug-in-gpu-histogram-resident"))))
+(define (gh-resident? name) (= 1 (car (gimp-procedural-db-proc-exists name))))
+(define (gh-scopes img d out) (plug-in-gpu-scopes RUN-NONINTERACTIVE img d out 0 0 0))
 """,
     "3": gimp_results.noise_layer_script("3", 97, 61) + r"""
-(define (gh-resident?) ; Script-Fu's default dialect gives 0 or 1 (both true in Scheme)
-  (let ((exists (car (gimp-pdb-procedure-exists "plug-in-gpu-histogram-resident"))))
+(define (gh-resident? name) ; Script-Fu's default dialect gives 0 or 1 (both true in Scheme)
+  (let ((exists (car (gimp-pdb-procedure-exists name))))
     (and exists (not (eqv? exists 0)))))
+(define (gh-scopes img d out)
+  (plug-in-gpu-scopes #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector d)
+                      #:output-file out #:columns 0))
 """,
 }
 
@@ -70,7 +76,9 @@ COMMON = r"""
 
 
 def session_script(work, label, steps):
-    """Script-Fu: a layer, then steps: ("run", name), ("wait", s), ("resident", name)."""
+    """Script-Fu: a layer, then steps: ("run", name), ("scopes", name) (plug-in-gpu-scopes),
+    ("wait", s), ("resident", name) and ("scopes-resident", name) (whether each resident
+    procedure exists)."""
     lines = ["(let* ((l (gh-layer)) (img (car l)) (d (cadr l)))"]
     for kind, arg in steps:
         path = os.path.join(work, "%s-%s" % (label, arg))
@@ -78,8 +86,13 @@ def session_script(work, label, steps):
             lines.append("  (gh-run img d %s)" % gt.sf_str(path + ".json"))
         elif kind == "wait":
             lines.append("  (gh-wait %s)" % arg)
-        elif kind == "resident":
-            lines.append("  (gh-note %s (if (gh-resident?) \"yes\" \"no\"))" % gt.sf_str(path))
+        elif kind == "scopes":
+            lines.append("  (gh-scopes img d %s)" % gt.sf_str(path + ".json"))
+        elif kind in ("resident", "scopes-resident"):
+            proc = ("plug-in-gpu-histogram-resident" if kind == "resident"
+                    else "plug-in-gpu-scopes-resident")
+            lines.append("  (gh-note %s (if (gh-resident? \"%s\") \"yes\" \"no\"))"
+                         % (gt.sf_str(path), proc))
     lines.append("  (gimp-image-delete img))")
     return "\n".join(lines)
 
@@ -158,7 +171,8 @@ def main():
     started = time.time()
     sim = gimp_results.test_gpu_env()
 
-    run_session(args, work, "off", [("run", "1"), ("run", "2")], dict(sim, GPUHIST_RESIDENT="0"))
+    run_session(args, work, "off", [("run", "1"), ("run", "2"), ("scopes", "s")],
+                dict(sim, GPUHIST_RESIDENT="0"))
     reference = read_run(work, "off", "1")
     chk.check(reference is not None, "off: the first run wrote its JSON")
     if reference is None:
@@ -193,6 +207,22 @@ def main():
     check_run("kept", "1", False)
     check_run("kept", "2", True)
     check_run("kept", "3", False)
+
+    # plug-in-gpu-scopes hands its runs over too, to the engine the histogram's run left
+    run_session(args, work, "scopes", [("scopes-resident", "resident"), ("run", "1"),
+                                       ("scopes", "2"), ("scopes", "3")], sim)
+    chk.check(read_note(work, "scopes", "resident") == "yes",
+              "scopes: GIMP started the scopes' resident procedure (%r)"
+              % read_note(work, "scopes", "resident"))
+    check_run("scopes", "1", False)
+    own = read_run(work, "off", "s")
+    for name in ("2", "3"):
+        check_run("scopes", name, True)
+        got = read_run(work, "scopes", name)
+        chk.check(own is not None and got is not None
+                  and got.get("waveform", {}).get("counts") == own["waveform"]["counts"]
+                  and got.get("vectorscope", {}).get("counts") == own["vectorscope"]["counts"],
+                  "scopes: run %s's scopes equal those counted in the plug-in's own process" % name)
 
     no_gpu = {"GPUHIST_FAULT": "no-device"} if gimp_results.gpu_required() else {}
     run_session(args, work, "cpu", [("run", "1"), ("run", "2")], no_gpu)
