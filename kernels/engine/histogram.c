@@ -107,21 +107,30 @@ gh_histogram_buffer16 (gh_engine *engine, const uint16_t *pixels, int width, int
                            stride_bytes, result, error);
 }
 
-static gh_status
-histogram_pattern_once (gh_engine *engine, gh_pattern pattern, int width, int height, int channels,
-                        gh_result *result, gh_error *error)
+/* One strip of the pattern, made on the host word by word, exactly as the device makes it. */
+static void
+fill_pattern (uint8_t *strip, size_t bytes, gh_pattern pattern, uint64_t offset)
 {
-  gh_run *run = gh_run_begin (engine, width, height, channels, error);
-  if (!run)
-    return error ? error->status : GH_ERROR_INVALID_ARGUMENT;
+  for (size_t i = 0; i < bytes; i++)
+    strip[i] = pattern == GH_PATTERN_FLAT
+                   ? GH_FLAT_VALUE
+                   : (uint8_t) (gh_pattern_word ((offset + i) / 4) >> (8 * ((offset + i) % 4)));
+}
+
+/* The pattern through a begun run: on the device where the backend makes patterns and the run
+ * counts no more than the plain histogram, else made on the host strip by strip. */
+static gh_status
+count_pattern (gh_engine *engine, gh_run *run, gh_pattern pattern, int device, gh_result *result,
+               gh_error *error)
+{
   uint64_t offset = 0;
-  for (int y = 0; y < height;)
+  for (int y = 0; y < run->height;)
     {
       int rows;
       uint8_t *strip = gh_run_strip_buffer (run, &rows);
       size_t bytes = (size_t) rows * run->row_bytes;
       gh_status status;
-      if (engine->ops->pattern_strip && gh_check_strip_rows (run, rows, error) == GH_OK)
+      if (device && gh_check_strip_rows (run, rows, error) == GH_OK)
         {
           status = engine->ops->pattern_strip (run->backend_run, pattern, bytes, offset, error);
           if (status == GH_OK)
@@ -132,12 +141,7 @@ histogram_pattern_once (gh_engine *engine, gh_pattern pattern, int width, int he
         }
       else
         {
-          /* Made on the host, word by word, exactly as the device makes it. */
-          for (size_t i = 0; i < bytes; i++)
-            strip[i]
-                = pattern == GH_PATTERN_FLAT
-                      ? GH_FLAT_VALUE
-                      : (uint8_t) (gh_pattern_word ((offset + i) / 4) >> (8 * ((offset + i) % 4)));
+          fill_pattern (strip, bytes, pattern, offset);
           status = gh_run_submit_strip (run, rows, error);
         }
       if (status != GH_OK)
@@ -151,6 +155,16 @@ histogram_pattern_once (gh_engine *engine, gh_pattern pattern, int width, int he
   return gh_run_finish (run, result, error);
 }
 
+static gh_status
+histogram_pattern_once (gh_engine *engine, gh_pattern pattern, int width, int height, int channels,
+                        gh_result *result, gh_error *error)
+{
+  gh_run *run = gh_run_begin (engine, width, height, channels, error);
+  if (!run)
+    return error ? error->status : GH_ERROR_INVALID_ARGUMENT;
+  return count_pattern (engine, run, pattern, engine->ops->pattern_strip != NULL, result, error);
+}
+
 gh_status
 gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height, int channels,
                       gh_result *result, gh_error *error)
@@ -161,6 +175,32 @@ gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int heig
     {
       gh_engine_fall_back_to_cpu (engine, error ? error->message : NULL);
       status = histogram_pattern_once (engine, pattern, width, height, channels, result, error);
+    }
+  return status;
+}
+
+static gh_status
+histogram_pattern_spec_once (gh_engine *engine, gh_pattern pattern, const gh_run_spec *spec,
+                             gh_result *result, gh_error *error)
+{
+  gh_run *run = gh_run_begin_spec (engine, spec, error);
+  if (!run)
+    return error ? error->status : GH_ERROR_INVALID_ARGUMENT;
+  return count_pattern (engine, run, pattern, 0, result, error);
+}
+
+gh_status
+gh_histogram_pattern_spec (gh_engine *engine, gh_pattern pattern, const gh_run_spec *spec,
+                           gh_result *result, gh_error *error)
+{
+  gh_run_spec plain = *spec;
+  plain.coverage_bytes = 0;
+  plain.alpha_weighted = 0;
+  gh_status status = histogram_pattern_spec_once (engine, pattern, &plain, result, error);
+  if (gpu_error_worth_a_retry (status) && engine->uses_gpu)
+    {
+      gh_engine_fall_back_to_cpu (engine, error ? error->message : NULL);
+      status = histogram_pattern_spec_once (engine, pattern, &plain, result, error);
     }
   return status;
 }

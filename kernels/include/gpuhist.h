@@ -423,6 +423,11 @@ extern "C"
    * backend (no upload), so that contention can be compared with the user's own image. */
   gh_status gh_histogram_pattern (gh_engine *engine, gh_pattern pattern, int width, int height,
                                   int channels, gh_result *result, gh_error *error);
+  /* The same for a spec's samples, derived channels and scopes (its weights left out: a pattern
+   * has no coverage and counts unweighted), made on the host strip by strip, so that the
+   * contention of the scopes' tables can be compared with the user's own image too. */
+  gh_status gh_histogram_pattern_spec (gh_engine *engine, gh_pattern pattern,
+                                       const gh_run_spec *spec, gh_result *result, gh_error *error);
 
   /* The single-threaded reference count: obviously correct, used to verify everything else.
    * Adds into counts (channels * GH_BINS). */

@@ -229,16 +229,40 @@ gpuhist_measure_bands (gh_engine *engine, const GpuhistSource *source,
   return TRUE;
 }
 
+/* A pattern counted as the layer was, scopes included, when the layer has scopes: so that
+ * their tables' contention can be compared too.  FALSE: the plain histogram's pattern. */
+static gboolean
+pattern_spec (const GpuhistReport *report, gh_run_spec *spec)
+{
+  const gh_result *layer = &report->layer;
+
+  if (layer->scopes[GH_SCOPE_WAVEFORM].tables == 0
+      && layer->scopes[GH_SCOPE_VECTORSCOPE].tables == 0)
+    return FALSE;
+  gh_run_spec_init (spec, report->area.width, report->area.height, layer->input_channels,
+                    layer->bins > GH_BINS ? 2 : 1);
+  spec->binning = GH_BINNING_GIMP;
+  spec->derived = layer->derived;
+  spec->luminance = layer->luminance;
+  spec->waveform_columns = layer->scopes[GH_SCOPE_WAVEFORM].columns;
+  spec->vectorscope = layer->scopes[GH_SCOPE_VECTORSCOPE].tables > 0;
+  return TRUE;
+}
+
 static gboolean
 run_pattern (gh_engine *engine, gh_pattern pattern, const GpuhistReport *report, gh_result *result,
              GError **error)
 {
+  gh_run_spec spec;
+  const gboolean scopes = pattern_spec (report, &spec);
+
   for (int attempt = 0;; attempt++)
     {
       gh_error gherr = { GH_OK, "" };
       gh_status status
-          = gh_histogram_pattern (engine, pattern, report->area.width, report->area.height,
-                                  report->layer.input_channels, result, &gherr);
+          = scopes ? gh_histogram_pattern_spec (engine, pattern, &spec, result, &gherr)
+                   : gh_histogram_pattern (engine, pattern, report->area.width, report->area.height,
+                                           report->layer.input_channels, result, &gherr);
       if (status == GH_OK)
         return TRUE;
       gpuhist_result_reset (result);

@@ -4,6 +4,7 @@
  *
  *   test-scopes cpu   the CPU backend, and the simulated GPU failing mid-run
  *   test-scopes gpu   the CUDA backend (exit 77 without a usable GPU), and a real fault mid-run */
+#include "backend.h"
 #include "test-util.h"
 
 typedef unsigned __int128 u128;
@@ -344,6 +345,54 @@ run_all (gh_backend backend, int strip_rows)
   gh_engine_free (engine);
 }
 
+/* The contention patterns with the scopes (gh_histogram_pattern_spec): flat and noise, the
+ * spec's weights left out, against the reference of the same pixels made here. */
+static void
+run_patterns (gh_backend backend)
+{
+  static const scope_case shapes[] = {
+    { "rgba8 pattern", 301, 37, 4, 1, 1, 1, 1, 41, 0, 1, 0, GH_BINNING_SHIFT, 256,
+      GH_LUMINANCE_GIMP3 },
+    { "rgb16 pattern", 97, 29, 3, 2, 0, 0, 1, 5, 0, 1, 0, GH_BINNING_GIMP, 1024,
+      GH_LUMINANCE_GIMP2 },
+  };
+  gh_engine *engine = engine_for (backend, 0);
+  for (size_t i = 0; engine && i < sizeof shapes / sizeof shapes[0]; i++)
+    for (int p = 0; p < 2; p++)
+      {
+        const scope_case *c = &shapes[i];
+        const size_t bytes = (size_t) c->width * c->height * c->channels * c->bytes;
+        uint8_t *pixels = malloc (bytes);
+        for (size_t b = 0; b < bytes; b++)
+          pixels[b] = p == 0 ? GH_FLAT_VALUE : (uint8_t) (gh_pattern_word (b / 4) >> (8 * (b % 4)));
+        gh_run_spec spec, unweighted;
+        spec_of (c, &spec);
+        unweighted = spec;
+        unweighted.coverage_bytes = 0;
+        unweighted.alpha_weighted = 0;
+        gh_error error = { 0 };
+        gh_result result;
+        gh_status status = gh_engine_set_bins (engine, c->bins, GH_STRATEGY_AUTO, &error);
+        if (status == GH_OK)
+          status = gh_histogram_pattern_spec (engine, p == 0 ? GH_PATTERN_FLAT : GH_PATTERN_NOISE,
+                                              &spec, &result, &error);
+        CHECK (status == GH_OK && !result.weighted, "%s, %s: counted unweighted (%s)", c->name,
+               p == 0 ? "flat" : "noise", error.message);
+        if (status == GH_OK)
+          {
+            scope_case plain = *c;
+            plain.coverage_bytes = 0;
+            check_against_reference (&plain, &unweighted, &result, GH_SCOPE_WAVEFORM, pixels, NULL);
+            check_against_reference (&plain, &unweighted, &result, GH_SCOPE_VECTORSCOPE, pixels,
+                                     NULL);
+            check_column_sums (&plain, &result);
+            gh_result_clear (&result);
+          }
+        free (pixels);
+      }
+  gh_engine_free (engine);
+}
+
 /* A fault on the second strip: the run ends on the CPU with the same tables. */
 static void
 run_with_fault (gh_backend backend)
@@ -389,6 +438,7 @@ main (int argc, char **argv)
   /* Many strips, each starting on a new row (not in the quick run racecheck makes). */
   if (!getenv ("GPUHIST_TEST_QUICK"))
     run_all (backend, 7);
+  run_patterns (backend);
   gh_engine *engine = engine_for (backend, 0);
   check_refusals (engine);
   gh_engine_free (engine);

@@ -234,6 +234,92 @@ test_json_comparison (void)
   finish (path, &report, buffer);
 }
 
+/* "WxH" from a PNG's header (its IHDR chunk), or NULL when the file is not a PNG. */
+static gchar *
+png_size (const char *path)
+{
+  static const guint8 signature[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  gchar *data = NULL;
+  gsize length = 0;
+  gchar *size = NULL;
+
+  if (g_file_get_contents (path, &data, &length, NULL) && length >= 24
+      && memcmp (data, signature, sizeof signature) == 0 && memcmp (data + 12, "IHDR", 4) == 0)
+    {
+      const guint8 *d = (const guint8 *) data;
+
+      size = g_strdup_printf ("%ux%u", (guint) d[16] << 24 | d[17] << 16 | d[18] << 8 | d[19],
+                              (guint) d[20] << 24 | d[21] << 16 | d[22] << 8 | d[23]);
+    }
+  g_free (data);
+  return size;
+}
+
+/* plug-in-gpu-scopes's run: the scopes in the JSON, the three charts as PNGs at their natural
+ * sizes, and the contention patterns counted with the same scopes (flat: one cell, one level). */
+static void
+test_scopes (void)
+{
+  const guint8 pixels[]
+      = { 10, 200, 30, 40, 50, 60, 70, 80, 90, 250, 5, 128, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+  GeglBuffer *buffer = buffer_new ("R'G'B' u8", 4, 2, pixels);
+  gchar *json = temp_path ("gpuhist-test-scopes.json");
+  gchar *png = temp_path ("gpuhist-test-scopes.png");
+  static const char *const charts[][2]
+      = { { "waveform", "2x256" }, { "parade", "6x256" }, { "vectorscope", "256x256" } };
+  GpuhistSettings settings
+      = { .bins = 1024, .luminance = GH_LUMINANCE_GIMP2, .scopes = TRUE, .waveform_columns = 2 };
+  GpuhistReport report = { 0 };
+  GpuhistSource source;
+  GpuhistKeeperStart start;
+  JsonParser *parser = json_parser_new ();
+  GError *error = NULL;
+  gh_engine *engine;
+  JsonObject *top;
+  gchar *text = NULL;
+
+  g_assert_true (gpuhist_source_init (&source, buffer, gegl_buffer_get_extent (buffer),
+                                      GPUHIST_DRAWABLE_LAYER, FALSE, "layer", &error));
+  g_assert_true (gpuhist_run_batch (&source, &settings, NULL, NULL, &report, &error));
+  g_assert_no_error (error);
+  g_assert_true (gpuhist_report_write (&report, json, &error));
+  top = load_json (json, parser, &text);
+  g_assert_cmpint (
+      json_object_get_int_member (json_object_get_object_member (top, "waveform"), "columns"), ==,
+      2);
+  g_assert_true (json_object_has_member (top, "vectorscope"));
+  g_assert_true (gpuhist_report_write (&report, png, &error));
+  for (gsize i = 0; i < G_N_ELEMENTS (charts); i++)
+    {
+      gchar *name = g_strdup_printf ("gpuhist-test-scopes-%s.png", charts[i][0]);
+      gchar *path = temp_path (name);
+      gchar *size = png_size (path);
+
+      g_assert_cmpstr (size, ==, charts[i][1]);
+      g_unlink (path);
+      g_free (size);
+      g_free (path);
+      g_free (name);
+    }
+
+  engine = gpuhist_keeper_take (&start, &error);
+  g_assert_true (gpuhist_compare_patterns (engine, &settings, &report, &error));
+  g_assert_no_error (error);
+  gpuhist_keeper_give_back (engine);
+  g_assert_cmpint (report.flat.scopes[GH_SCOPE_WAVEFORM].columns, ==, 2);
+  /* flat gray: every pixel in the neutral cell, and in each column at the flat level */
+  g_assert_cmpuint (report.flat.scopes[GH_SCOPE_VECTORSCOPE].counts[128 * 256 + 128], ==, 8);
+  g_assert_cmpuint (report.flat.scopes[GH_SCOPE_WAVEFORM].counts[256 + 128], ==, 4);
+  g_assert_cmpint (report.noise.scopes[GH_SCOPE_VECTORSCOPE].tables, ==, 1);
+
+  g_free (text);
+  g_object_unref (parser);
+  gpuhist_source_clear (&source);
+  g_unlink (png);
+  g_free (png);
+  finish (json, &report, buffer);
+}
+
 static void
 test_bad_file_names (void)
 {
@@ -265,6 +351,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/json", test_json);
   g_test_add_func ("/report/json-comparison", test_json_comparison);
   g_test_add_func ("/report/bad-file-names", test_bad_file_names);
+  g_test_add_func ("/report/scopes", test_scopes);
   status = g_test_run ();
   gegl_exit ();
   return status;
