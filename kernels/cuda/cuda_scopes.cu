@@ -23,7 +23,6 @@ constexpr int kVectorscopeThreads = 1024;
  * slice within the default 48 KiB. */
 constexpr int kTileWidth = 64;
 constexpr size_t kTileSliceBytes = 48 << 10;
-constexpr int kLaneThreads = 1024;
 
 bool
 wants (const gh_run_plan &plan, int method)
@@ -82,14 +81,25 @@ plan_vectorscope (const cudaDeviceProp &device, const gh_run_plan &plan)
   return l;
 }
 
+/* The lane-table waveform's shared memory: a slot for each channel with a table
+ * (upload_geometry numbers them). */
+size_t
+lane_bytes (const gh_run_plan &plan)
+{
+  const gh_table_shape &shape = plan.scope[GH_SCOPE_WAVEFORM];
+  int slots = 0;
+  for (int c = 0; c < plan.out_channels; c++)
+    slots += (shape.channels >> c) & 1u;
+  return lane_table_bytes (slots);
+}
+
 /* The lane-table waveform's runs: unweighted 8-bit RGB and RGBA whose tables fit a block. */
 bool
 lanes_apply (const cudaDeviceProp &device, const gh_run_plan &plan)
 {
   return !gh_plan_weighted (&plan) && plan.bytes_per_sample == 1
          && (plan.channels == 3 || plan.channels == 4)
-         && plan.scope[GH_SCOPE_WAVEFORM].tables * static_cast<size_t> (kLaneTableBytes)
-                <= device.sharedMemPerBlockOptin;
+         && lane_bytes (plan) <= device.sharedMemPerBlockOptin;
 }
 
 /* Whether every output column starts at a multiple of 4 pixels, so that a lane's four pixels
@@ -107,8 +117,49 @@ columns_in_fours (const gh_run_plan &plan)
   return true;
 }
 
-/* The lane-table waveform: stripes of 32 lanes of 1 or 4 image columns, bands of rows enough to
- * give every SM a block. */
+/* Opts a kernel into the shared memory its launch needs (above the default 48 KiB). */
+template <typename KERNEL>
+gh_status
+allow_shared (KERNEL kernel, size_t bytes, gh_error *error)
+{
+  GH_CUDA_CHECK (cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int> (bytes)),
+                 "configuring a kernel");
+  return GH_OK;
+}
+
+/* The lane-table waveform of C channels, l.lanes image columns a lane, under the run's rule. */
+template <int C>
+auto
+lanes_kernel (const scope_launch &l, const gh_run_plan &plan)
+{
+  const bool gimp2 = plan.luminance == GH_LUMINANCE_GIMP2;
+  return l.lanes == 4
+             ? (gimp2 ? waveform_lanes_kernel<C, 4, true> : waveform_lanes_kernel<C, 4, false>)
+             : (gimp2 ? waveform_lanes_kernel<C, 1, true> : waveform_lanes_kernel<C, 1, false>);
+}
+
+/* The lane-table waveform's blocks an SM, by the occupancy calculator (1 where it fails). */
+template <int C>
+int
+lanes_per_sm (const gh_run_plan &plan, const scope_launch &l)
+{
+  gh_error ignored = {};
+  int blocks = 0;
+  if (allow_shared (lanes_kernel<C> (l, plan), l.shared_bytes, &ignored) != GH_OK
+      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, lanes_kernel<C> (l, plan),
+                                                        l.threads, l.shared_bytes)
+             != cudaSuccess)
+    {
+      cudaGetLastError ();
+      return 1;
+    }
+  return blocks > 0 ? blocks : 1;
+}
+
+/* The lane-table waveform: stripes of 32 lanes of 1 or 4 image columns, and bands of rows as
+ * many as fill the GPU's block slots to 90 % in whole waves (or the best of those tried): a
+ * band more costs the stripes' columns added into the strip table once more. */
 scope_launch
 plan_lanes (const cudaDeviceProp &device, const gh_run_plan &plan, const scope_launch &privatized)
 {
@@ -117,9 +168,27 @@ plan_lanes (const cudaDeviceProp &device, const gh_run_plan &plan, const scope_l
   l.lanes = columns_in_fours (plan) ? 4 : 1;
   l.counter_bits = 32;
   l.threads = kLaneThreads;
-  l.shared_bytes = plan.scope[GH_SCOPE_WAVEFORM].tables * static_cast<size_t> (kLaneTableBytes);
+  l.shared_bytes = lane_bytes (plan);
   l.blocks_x = (plan.width + 32 * l.lanes - 1) / (32 * l.lanes);
-  l.blocks_y = (device.multiProcessorCount + l.blocks_x - 1) / l.blocks_x;
+  const size_t rows = gh_plan_strip_pixels (&plan) / plan.width;
+  const int per_sm = plan.channels == 3 ? lanes_per_sm<3> (plan, l) : lanes_per_sm<4> (plan, l);
+  const size_t slots = static_cast<size_t> (per_sm) * device.multiProcessorCount;
+  const size_t most = 4 * ((slots + l.blocks_x - 1) / l.blocks_x);
+  size_t best = 1;
+  double best_share = 0;
+  for (size_t bands = 1; bands <= most && (bands == 1 || bands <= rows); bands++)
+    {
+      const size_t blocks = bands * l.blocks_x, waves = (blocks + slots - 1) / slots;
+      const double share = static_cast<double> (blocks) / static_cast<double> (waves * slots);
+      if (share > best_share)
+        {
+          best = bands;
+          best_share = share;
+        }
+      if (share >= 0.9)
+        break;
+    }
+  l.blocks_y = static_cast<int> (best);
   return l;
 }
 
@@ -262,34 +331,17 @@ event (scope_tables *t, int kind, int m, int r, int stop)
   return t->events[((kind * GH_N_METHODS + m) * reps + r) * 2 + stop];
 }
 
-/* Opts a kernel into the shared memory its launch needs (above the default 48 KiB). */
-template <typename KERNEL>
-gh_status
-allow_shared (KERNEL kernel, size_t bytes, gh_error *error)
-{
-  GH_CUDA_CHECK (cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int> (bytes)),
-                 "configuring a kernel");
-  return GH_OK;
-}
-
-/* The lane-table waveform of C channels, l.lanes image columns a lane. */
-template <int C>
-auto
-lanes_kernel (const scope_launch &l)
-{
-  return l.lanes == 4 ? waveform_lanes_kernel<C, 4> : waveform_lanes_kernel<C, 1>;
-}
-
 template <int C>
 void
-launch_fast (const scope_launch &l, int kind, const scope_job &job, cudaStream_t stream)
+launch_fast (const scope_launch &l, const gh_run_plan &plan, int kind, const scope_job &job,
+             cudaStream_t stream)
 {
   if constexpr (C >= 3)
     if (kind == GH_SCOPE_WAVEFORM && l.lanes)
       {
-        lanes_kernel<C> (l)<<<dim3 (l.blocks_x, l.blocks_y), l.threads, l.shared_bytes, stream>>> (
-            job);
+        lanes_kernel<C> (
+            l, plan)<<<dim3 (l.blocks_x, l.blocks_y), l.threads, l.shared_bytes, stream>>> (job,
+                                                                                            256u);
         return;
       }
   if (kind == GH_SCOPE_WAVEFORM)
@@ -307,9 +359,10 @@ launch_fast_scope (const scope_tables *t, int kind, const scope_job &job, cudaSt
   const scope_launch &l = t->launch[kind][GH_METHOD_FASTEST];
   if (l.lanes)
     {
-      const gh_status status = t->plan.channels == 3
-                                   ? allow_shared (lanes_kernel<3> (l), l.shared_bytes, error)
-                                   : allow_shared (lanes_kernel<4> (l), l.shared_bytes, error);
+      const gh_status status
+          = t->plan.channels == 3
+                ? allow_shared (lanes_kernel<3> (l, t->plan), l.shared_bytes, error)
+                : allow_shared (lanes_kernel<4> (l, t->plan), l.shared_bytes, error);
       if (status != GH_OK)
         return status;
     }
@@ -323,10 +376,10 @@ launch_fast_scope (const scope_tables *t, int kind, const scope_job &job, cudaSt
     }
   switch (t->plan.channels)
     {
-    case 1: launch_fast<1> (l, kind, job, stream); break;
-    case 2: launch_fast<2> (l, kind, job, stream); break;
-    case 3: launch_fast<3> (l, kind, job, stream); break;
-    default: launch_fast<4> (l, kind, job, stream); break;
+    case 1: launch_fast<1> (l, t->plan, kind, job, stream); break;
+    case 2: launch_fast<2> (l, t->plan, kind, job, stream); break;
+    case 3: launch_fast<3> (l, t->plan, kind, job, stream); break;
+    default: launch_fast<4> (l, t->plan, kind, job, stream); break;
     }
   return GH_OK;
 }

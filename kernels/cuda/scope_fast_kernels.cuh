@@ -168,113 +168,43 @@ waveform_tiles_kernel (scope_job j, int tile_width, int slice_columns)
 
 /* The waveform of RGB and RGBA runs: a block owns a stripe of 32 x PX image columns, PX a warp
  * lane (4 where every output column starts at a multiple of 4, so that a lane's four pixels
- * are one load and lie in one column; else 1), and a band of rows, which its warps share out a
- * row at a time.  Every lane has its own 32-bit counters (level v of table t at byte
- * t * kLaneTableBytes + v * 128 + lane * 4), so the 32 adds of a warp land in 32 banks whatever
- * the levels, and an address is one shift and one LOP3 of the pixel's word.  A lane's pixels
- * all lie in one output column; at the end the block adds each table's lanes into their
- * columns, so no counter needs more than the band's rows. */
-constexpr unsigned int kLaneTableBytes = 256 * 32 * 4;
+ * are one load and lie in one column; else 1), and a band of rows, which its warps share out
+ * kLaneRows rows at a time, the next rows loading while these are counted.  Every lane has its
+ * own 32-bit counters, so the 32 adds of a warp land in 32 banks whatever the levels, and a
+ * lane's pixels all lie in one output column: at the end the block adds each counter row's
+ * lanes into their columns.
+ *
+ * A table of 256 levels x 32 lanes is a slot, the present channels' tables taking slots 0, 1, ...
+ * in order: slot s's level v of lane l is at byte (s >> 1) << 16 | v << 8 | (s & 1) << 7 | l << 2,
+ * so the level is byte 1 of the address and a sample's address is one byte permute of the
+ * pixel's word with the lane's slot offset (as the histogram's lane columns, ENGINE.md).  Red,
+ * green, blue and luminance take 128 KiB, one 1024-thread block an SM. */
 constexpr int kLaneRows = 4;
+constexpr int kLaneThreads = 1024;
+
+/* The byte offset of slot s's counters of level 0, lane 0. */
+__host__ __device__ constexpr unsigned int
+lane_slot_offset (int s)
+{
+  return static_cast<unsigned int> ((s >> 1) << 16 | (s & 1) << 7);
+}
+
+/* The bytes that `slots` slots span: slots 0 and 1 share each 256-byte level, slots 2 and 3
+ * the next 64 KiB, and so on. */
+__host__ __device__ constexpr unsigned int
+lane_table_bytes (int slots)
+{
+  return static_cast<unsigned int> ((slots + 1) / 2) * 65536u;
+}
 
 template <int C>
 __device__ __forceinline__ unsigned int
-load_pixel (const uint8_t *samples, size_t p)
+load_pixel (const uint8_t *p)
 {
   if (C == 4)
-    return __ldcs (reinterpret_cast<const unsigned int *> (samples) + p);
-  const uint8_t *q = samples + p * 3;
-  return static_cast<unsigned int> (__ldcs (q)) | static_cast<unsigned int> (__ldcs (q + 1)) << 8
-         | static_cast<unsigned int> (__ldcs (q + 2)) << 16;
-}
-
-/* Byte k of w as a level's offset in a lane table, level * 128. */
-template <int K>
-__device__ __forceinline__ unsigned int
-level_offset (unsigned int w)
-{
-  return (K == 0 ? w << 7 : w >> (8 * K - 7)) & 0x7F80u;
-}
-
-/* GIMP's 8-bit luminance level of an RGB word, as a lane-table offset (level * 128): GIMP
- * 2.10's rule as two dot products in 8.16 (gimp_bins.cuh), its float arithmetic near an edge;
- * GIMP 3.0's rules in their own arithmetic. */
-__device__ __forceinline__ unsigned int
-luminance_offset (unsigned int w, gh_luminance rule)
-{
-  if (rule == GH_LUMINANCE_GIMP2)
-    {
-      const unsigned int y = luminance_estimate (w, 256u);
-      if (y & kLumNearEdge)
-        return (y >> 9) & 0x7F80u;
-    }
-  return static_cast<unsigned int> (
-             gh_luminance_bin_u8 (w & 255u, (w >> 8) & 255u, (w >> 16) & 255u, rule))
-         << 7;
-}
-
-/* Where a lane's adds go: each output channel's table offset with the lane's, or ~0 where the
- * waveform has no table for the channel. */
-template <int C> struct lane_targets
-{
-  unsigned int at[C + 2];
-};
-
-template <int C>
-__device__ __forceinline__ void
-count_lane_pixel (char *counters, const lane_targets<C> &to, unsigned int w, bool derived,
-                  gh_luminance rule)
-{
-  auto add = [&] (int c, unsigned int offset) {
-    if (to.at[c] != ~0u)
-      atomicAdd (reinterpret_cast<unsigned int *> (counters + (offset | to.at[c])), 1u);
-  };
-  add (0, level_offset<0> (w));
-  add (1, level_offset<1> (w));
-  add (2, level_offset<2> (w));
-  if (C == 4)
-    add (C - 1, level_offset<3> (w));
-  if (!derived)
-    return;
-  /* The largest of three level offsets is that of the largest level: Value. */
-  add (C, __vimax3_u32 (level_offset<0> (w), level_offset<1> (w), level_offset<2> (w)));
-  if (to.at[C + 1] != ~0u)
-    add (C + 1, luminance_offset (w, rule));
-}
-
-/* The sum of v over the lanes of `peers` (this lane among them). */
-__device__ __forceinline__ unsigned int
-sum_over (unsigned int peers, unsigned int v)
-{
-#if __CUDA_ARCH__ >= 800
-  return __reduce_add_sync (peers, v);
-#else
-  unsigned int sum = 0;
-  for (int k = 0; k < 32; k++)
-    {
-      const unsigned int x = __shfl_sync (~0u, v, k);
-      sum += (peers >> k) & 1u ? x : 0u;
-    }
-  return sum;
-#endif
-}
-
-/* Adds the lanes' counters into their output columns of the strip table: a warp a counter row
- * (a table's level), each lane its own counter, summed over the lanes of each column. */
-__device__ __forceinline__ void
-flush_lanes (const scope_job &j, const unsigned int *counters, const int *lane_column, int lanes)
-{
-  const unsigned int lane = threadIdx.x & 31u;
-  const int column = lane < static_cast<unsigned int> (lanes) ? lane_column[lane] : -1;
-  const unsigned int peers = __match_any_sync (~0u, column);
-  const bool leader = column >= 0 && (peers & ((1u << lane) - 1)) == 0;
-  for (int i = threadIdx.x >> 5; i < j.tables * 256; i += blockDim.x >> 5)
-    {
-      const unsigned int sum = sum_over (peers, counters[i * 32 + lane]);
-      if (leader && sum)
-        atomicAdd (&j.out[waveform_cell (j, i >> 8, column, i & 255u)],
-                   static_cast<unsigned long long> (sum));
-    }
+    return __ldcs (reinterpret_cast<const unsigned int *> (p));
+  return static_cast<unsigned int> (__ldcs (p)) | static_cast<unsigned int> (__ldcs (p + 1)) << 8
+         | static_cast<unsigned int> (__ldcs (p + 2)) << 16;
 }
 
 /* A lane's pixels of one row: PX = 1, the pixel's word; PX = 4, the C words of four. */
@@ -283,88 +213,284 @@ template <int C, int PX> struct lane_row
   unsigned int w[PX == 1 ? 1 : C];
 };
 
+/* A lane's pixels of the row whose lane's first byte is at p. */
 template <int C, int PX>
 __device__ __forceinline__ lane_row<C, PX>
-load_lane_row (const uint8_t *samples, size_t first_pixel)
+load_lane_row (const uint8_t *p)
 {
   lane_row<C, PX> r;
   if constexpr (PX == 1)
-    r.w[0] = load_pixel<C> (samples, first_pixel);
+    r.w[0] = load_pixel<C> (p);
   else
-    load_four<C> (samples, first_pixel, r.w);
+    load_four<C> (p, 0, r.w);
   return r;
 }
 
-template <int C, int PX>
-__device__ __forceinline__ void
-count_lane_row (char *counters, const lane_targets<C> &to, const lane_row<C, PX> &r, bool derived,
-                gh_luminance rule)
+/* The counter of byte K of w in the slot at `at` (its offset with the lane's): byte K made byte
+ * 1 of the offset. */
+template <int K>
+__device__ __forceinline__ unsigned int
+level_at (unsigned int w, unsigned int at)
 {
-#pragma unroll
-  for (int k = 0; k < PX; k++)
+  return __byte_perm (w, at, 0x7604u | K << 4);
+}
+
+/* Pixel k's R, G, B (and A) in one word (RGB pixels of a four straddle two words). */
+template <int C, int PX>
+__device__ __forceinline__ unsigned int
+pixel_word (const lane_row<C, PX> &r, int k)
+{
+  if constexpr (PX == 1 || C == 4)
+    return r.w[k];
+  else
     {
-      /* Pixel k's R, G, B (and A) in one word: RGB pixels straddle two words. */
-      unsigned int word;
-      if constexpr (PX == 1 || C == 4)
-        word = r.w[k];
-      else
-        {
-          const int i = k * C, o = i % 4, w = i / 4;
-          word = __byte_perm (r.w[w], r.w[(w + 1) % C], o | (o + 1) << 4 | (o + 2) << 8);
-        }
-      count_lane_pixel<C> (counters, to, word, derived, rule);
+      const int i = k * C, o = i % 4, w = i / 4;
+      return __byte_perm (r.w[w], r.w[(w + 1) % C], o | (o + 1) << 4 | (o + 2) << 8);
     }
 }
 
+/* The counter of sample c of pixel k of a lane's row. */
 template <int C, int PX>
-static __global__ void __launch_bounds__ (1024) waveform_lanes_kernel (scope_job j)
+__device__ __forceinline__ unsigned int
+sample_at (const lane_row<C, PX> &r, int k, int c, unsigned int at)
 {
-  extern __shared__ unsigned int counters[];
-  __shared__ int lane_column[32];
+  const int byte = PX == 1 ? c : k * C + c;
+  const unsigned int w = r.w[byte / 4];
+  switch (byte % 4)
+    {
+    case 0: return level_at<0> (w, at);
+    case 1: return level_at<1> (w, at);
+    case 2: return level_at<2> (w, at);
+    default: return level_at<3> (w, at);
+    }
+}
+
+/* GIMP's 8-bit luminance level of an RGB word, in byte 2, under GIMP 3.0's rules (whose lane
+ * waveform counts every pixel so).  Not inlined, so that its registers are not the hot loop's. */
+static __device__ __noinline__ unsigned int
+exact_luminance_in_byte2 (unsigned int w, gh_luminance rule)
+{
+  return static_cast<unsigned int> (
+             gh_luminance_bin_u8 (w & 255u, (w >> 8) & 255u, (w >> 16) & 255u, rule))
+         << 16;
+}
+
+/* GIMP 2.10's 8-bit luminance level of an RGB word in GIMP's float arithmetic, from the block's
+ * table of its products (luminance_term_u8: three loads and two double adds, no division). */
+__device__ __forceinline__ unsigned int
+luminance_from_terms (unsigned int w, const double *terms)
+{
+  return static_cast<unsigned int> (gh_luminance_bin_from_terms (
+      terms[w & 255u], terms[256 + ((w >> 8) & 255u)], terms[512 + ((w >> 16) & 255u)], 256));
+}
+
+/* Counts ROWS rows of a lane, a channel at a time (the channel's test is the same in every
+ * thread).  at[c]: channel c's slot offset with the lane's, ~0u where it has no table.  Under
+ * GIMP 2.10's rule (GIMP2) luminance is counted at gimp_bins.cuh's estimate, and the smallest of
+ * the estimates' edge bits is returned: 0 where a pixel lies near an edge (fix_lane_rows). */
+template <int C, int PX, bool GIMP2, int ROWS>
+__device__ __forceinline__ unsigned int
+count_lane_rows (char *counters, const unsigned int (&at)[C + 2], const lane_row<C, PX> (&r)[ROWS],
+                 gh_luminance rule, unsigned int k256)
+{
+  auto add = [&] (unsigned int address) {
+    atomicAdd (reinterpret_cast<unsigned int *> (counters + address), 1u);
+  };
+#pragma unroll
+  for (int c = 0; c < C; c++)
+    if (at[c] != ~0u)
+#pragma unroll
+      for (int i = 0; i < ROWS; i++)
+#pragma unroll
+        for (int k = 0; k < PX; k++)
+          add (sample_at<C, PX> (r[i], k, c, at[c]));
+  if (at[C] != ~0u)
+#pragma unroll
+    for (int i = 0; i < ROWS; i++)
+#pragma unroll
+      for (int k = 0; k < PX; k++)
+        {
+          /* Value: the largest of R, G and B. */
+          const unsigned int w = pixel_word<C, PX> (r[i], k);
+          add (level_at<0> (
+              __vimax3_u32 (w & 255u, __byte_perm (w, 0, 0x4441u), __byte_perm (w, 0, 0x4442u)),
+              at[C]));
+        }
+  unsigned int nearest = ~0u;
+  if (at[C + 1] != ~0u)
+#pragma unroll
+    for (int i = 0; i < ROWS; i++)
+#pragma unroll
+      for (int k = 0; k < PX; k++)
+        {
+          const unsigned int w = pixel_word<C, PX> (r[i], k);
+          if (GIMP2)
+            {
+              const unsigned int y = luminance_estimate (w, k256);
+              nearest = min (nearest, y & kLumNearEdge);
+              add (level_at<2> (y, at[C + 1]));
+            }
+          else
+            add (level_at<2> (exact_luminance_in_byte2 (w, rule), at[C + 1]));
+        }
+  return nearest;
+}
+
+/* GIMP 2.10's rule near an edge (a pixel in 4000 on noise): the pixels that count_lane_rows
+ * counted at an estimate near an edge move to GIMP's level where it differs.  The counter one
+ * leaves got it just before, so it cannot wrap. */
+template <int C, int PX, int ROWS>
+__device__ __forceinline__ void
+fix_lane_rows (char *counters, unsigned int at, const lane_row<C, PX> (&r)[ROWS], unsigned int k256,
+               const double *terms)
+{
+#pragma unroll
+  for (int i = 0; i < ROWS; i++)
+#pragma unroll
+    for (int k = 0; k < PX; k++)
+      {
+        const unsigned int w = pixel_word<C, PX> (r[i], k);
+        const unsigned int y = luminance_estimate (w, k256);
+        if (y & kLumNearEdge)
+          continue;
+        const unsigned int exact = luminance_from_terms (w, terms);
+        if (exact == y >> 16)
+          continue;
+        atomicSub (reinterpret_cast<unsigned int *> (counters + level_at<2> (y, at)), 1u);
+        atomicAdd (reinterpret_cast<unsigned int *> (counters + (at | exact << 8)), 1u);
+      }
+}
+
+/* Counts ROWS rows of a lane and, where a pixel of any lane of `counting` (the warp's lanes that
+ * count) lies near a luminance edge, fixes them: a branch the whole warp takes or skips. */
+template <int C, int PX, bool GIMP2, int ROWS>
+__device__ __forceinline__ void
+count_and_fix (char *counters, const unsigned int (&at)[C + 2], const lane_row<C, PX> (&r)[ROWS],
+               gh_luminance rule, unsigned int k256, const double *terms, unsigned int counting)
+{
+  const unsigned int nearest = count_lane_rows<C, PX, GIMP2, ROWS> (counters, at, r, rule, k256);
+  if (GIMP2 && __any_sync (counting, nearest == 0))
+    fix_lane_rows<C, PX, ROWS> (counters, at[C + 1], r, k256, terms);
+}
+
+/* Adds the lanes' counters into their output columns of the strip table.  A column's lanes are
+ * consecutive (column_lane[k]: the first lane of the block's column k, then one past the last):
+ * a thread sums one column's lanes of one counter row (a slot's level), a warp as many rows as
+ * its 32 threads hold of the block's columns, each thread starting at another of its lanes so
+ * that a warp's reads fall in different banks.  slot_table[s]: the table of slot s. */
+__device__ __forceinline__ void
+flush_lanes (const scope_job &j, const unsigned int *counters, const int *lane_column,
+             const int *column_lane, int lanes, const int *slot_table, int slots)
+{
+  const unsigned int lane = threadIdx.x & 31u;
+  const int c0 = lane_column[0], columns = lane_column[lanes - 1] - c0 + 1;
+  int spread = 1; /* the columns, rounded up to a power of two */
+  while (spread < columns)
+    spread <<= 1;
+  const int per_warp = 32 / spread, q = static_cast<int> (lane) / spread;
+  const int k = static_cast<int> (lane) & (spread - 1);
+  if (k >= columns)
+    return;
+  const int first = column_lane[k], n = column_lane[k + 1] - first;
+  for (int i = static_cast<int> (threadIdx.x >> 5) * per_warp + q; i < slots * 256;
+       i += static_cast<int> (blockDim.x >> 5) * per_warp)
+    {
+      const int s = i >> 8;
+      const unsigned int v = i & 255u;
+      const unsigned int *row = counters + (lane_slot_offset (s) | v << 8) / 4 + first;
+      unsigned int sum = 0;
+      for (int m = 0, l = q % n; m < n; m++, l = l + 1 == n ? 0 : l + 1)
+        sum += row[l];
+      if (sum)
+        atomicAdd (&j.out[waveform_cell (j, slot_table[s], c0 + k, v)],
+                   static_cast<unsigned long long> (sum));
+    }
+}
+
+/* k256 is 256, from a kernel argument so that the luminance estimate's product stays an IMAD
+ * (gimp_bins.cuh). */
+template <int C, int PX, bool GIMP2>
+static __global__ void
+__launch_bounds__ (kLaneThreads) waveform_lanes_kernel (scope_job j, unsigned int k256)
+{
+  constexpr int ROWS = kLaneRows;
+  extern __shared__ uint4 lane_counters[];
+  __shared__ double terms[GIMP2 ? 3 * 256 : 1];
+  __shared__ int lane_column[32], column_lane[33], slot_table[GH_MAX_CHANNELS + 2];
   const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   const int x0 = blockIdx.x * 32 * PX, x = x0 + static_cast<int> (lane) * PX;
   const int lanes = min (32, (j.width - x0 + PX - 1) / PX);
-  for (unsigned int i = threadIdx.x; i < static_cast<unsigned int> (j.tables) * 256 * 32;
-       i += blockDim.x)
-    counters[i] = 0;
-  if (threadIdx.x < static_cast<unsigned int> (lanes))
-    lane_column[threadIdx.x] = j.column_of_x[x0 + threadIdx.x * PX];
-  __syncthreads ();
-  lane_targets<C> to;
+  /* Each channel's slot, the same in every thread. */
+  unsigned int at[C + 2];
+  int slots = 0;
 #pragma unroll
   for (int c = 0; c < C + 2; c++)
     {
       const int t = j.table_of_channel[c];
-      to.at[c] = t < 0 || (c >= C && !j.pix.derived) ? ~0u : t * kLaneTableBytes | lane << 2;
+      at[c] = ~0u;
+      if (t >= 0 && (c < C || j.pix.derived))
+        {
+          at[c] = lane_slot_offset (slots) | lane << 2;
+          if (threadIdx.x == 0)
+            slot_table[slots] = t;
+          slots++;
+        }
+    }
+  for (unsigned int i = threadIdx.x; i < lane_table_bytes (slots) / 16; i += blockDim.x)
+    lane_counters[i] = make_uint4 (0, 0, 0, 0);
+  if (threadIdx.x < static_cast<unsigned int> (lanes))
+    lane_column[threadIdx.x] = j.column_of_x[x0 + threadIdx.x * PX];
+  if (GIMP2)
+    for (unsigned int i = threadIdx.x; i < 3 * 256; i += blockDim.x)
+      terms[i] = luminance_term_u8 (static_cast<int> (i >> 8), i & 255u);
+  __syncthreads ();
+  /* Where each column's lanes start (read after the barrier that ends the counting). */
+  if (threadIdx.x < static_cast<unsigned int> (lanes))
+    {
+      const int t = static_cast<int> (threadIdx.x), k = lane_column[t] - lane_column[0];
+      if (t == 0 || lane_column[t] != lane_column[t - 1])
+        column_lane[k] = t;
+      if (t == lanes - 1)
+        column_lane[k + 1] = lanes;
     }
   const unsigned int rows = static_cast<unsigned int> (j.pix.pixels / j.width);
   const unsigned int r0 = rows * blockIdx.y / gridDim.y, r1 = rows * (blockIdx.y + 1) / gridDim.y;
-  char *bytes = reinterpret_cast<char *> (counters);
-  const bool derived = j.pix.derived != 0;
+  char *bytes = reinterpret_cast<char *> (lane_counters);
   const gh_luminance rule = j.pix.luminance;
-  const uint8_t *samples = j.pix.samples;
+  const unsigned int counting = __ballot_sync (~0u, x < j.width);
   if (x < j.width)
     {
+      /* The lane's first byte of row r0 + warp, and the bytes between a warp's rows. */
+      const size_t row_bytes = static_cast<size_t> (j.width) * C, step = warps * row_bytes;
+      const uint8_t *p = j.pix.samples + static_cast<size_t> (x) * C + (r0 + warp) * row_bytes;
       unsigned int row = r0 + warp;
-      /* kLaneRows rows in flight a lane: their loads first, then their adds. */
-      for (; row + (kLaneRows - 1) * warps < r1; row += kLaneRows * warps)
+      lane_row<C, PX> r[ROWS];
+      if (row + (ROWS - 1) * warps < r1)
+#pragma unroll
+        for (int i = 0; i < ROWS; i++)
+          r[i] = load_lane_row<C, PX> (p + i * step);
+      for (; row + (ROWS - 1) * warps < r1; row += ROWS * warps, p += ROWS * step)
         {
-          lane_row<C, PX> r[kLaneRows];
+          /* The next rows (these again after the last) load while these are counted. */
+          const uint8_t *after = row + (2 * ROWS - 1) * warps < r1 ? p + ROWS * step : p;
+          lane_row<C, PX> next[ROWS];
 #pragma unroll
-          for (int k = 0; k < kLaneRows; k++)
-            r[k] = load_lane_row<C, PX> (samples,
-                                         static_cast<size_t> (row + k * warps) * j.width + x);
+          for (int i = 0; i < ROWS; i++)
+            next[i] = load_lane_row<C, PX> (after + i * step);
+          count_and_fix<C, PX, GIMP2, ROWS> (bytes, at, r, rule, k256, terms, counting);
 #pragma unroll
-          for (int k = 0; k < kLaneRows; k++)
-            count_lane_row<C, PX> (bytes, to, r[k], derived, rule);
+          for (int i = 0; i < ROWS; i++)
+            r[i] = next[i];
         }
-      for (; row < r1; row += warps)
-        count_lane_row<C, PX> (
-            bytes, to, load_lane_row<C, PX> (samples, static_cast<size_t> (row) * j.width + x),
-            derived, rule);
+      for (; row < r1; row += warps, p += step)
+        {
+          const lane_row<C, PX> one[1] = { load_lane_row<C, PX> (p) };
+          count_and_fix<C, PX, GIMP2, 1> (bytes, at, one, rule, k256, terms, counting);
+        }
     }
   __syncthreads ();
-  flush_lanes (j, counters, lane_column, lanes);
+  flush_lanes (j, reinterpret_cast<const unsigned int *> (lane_counters), lane_column, column_lane,
+               lanes, slot_table, slots);
 }
 
 /* The vectorscope: the whole table a block, its pixels four at a time, two groups in flight. */
