@@ -53,11 +53,14 @@ struct GpuhistChart
 };
 
 /* The charts, in the order of their tabs (charts.c). */
-#define GPUHIST_N_CHARTS 1
+#define GPUHIST_N_CHARTS 4
 extern const GpuhistChart *const gpuhist_charts[GPUHIST_N_CHARTS];
 
 /* Each chart's table, in its own file. */
 extern const GpuhistChart gpuhist_chart_histogram;
+extern const GpuhistChart gpuhist_chart_waveform;
+extern const GpuhistChart gpuhist_chart_parade;
+extern const GpuhistChart gpuhist_chart_vectorscope;
 
 /* TRUE when one of the charts needs the scopes: the dialog's counts then ask for them. */
 gboolean gpuhist_charts_need_scopes (void);

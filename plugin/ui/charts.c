@@ -4,6 +4,9 @@
 
 const GpuhistChart *const gpuhist_charts[GPUHIST_N_CHARTS] = {
   &gpuhist_chart_histogram,
+  &gpuhist_chart_waveform,
+  &gpuhist_chart_parade,
+  &gpuhist_chart_vectorscope,
 };
 
 gboolean
