@@ -294,7 +294,7 @@ build_controls (GpuhistDialog *d, GtkWidget *main_box)
   d->copy_button = gtk_button_new_with_mnemonic (_ ("C_opy table"));
   gimp_help_set_help_data (d->copy_button, _ ("Copy the tables as tab-separated text"), NULL);
   gtk_box_pack_end (GTK_BOX (row), d->copy_button, FALSE, FALSE, 0);
-  d->export_button = gtk_button_new_with_mnemonic (_ ("E_xport CSV/JSON…"));
+  d->export_button = gtk_button_new_with_mnemonic (_ ("E_xport CSV/JSON/PNG…"));
   gtk_box_pack_end (GTK_BOX (row), d->export_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (main_box), row, FALSE, FALSE, 0);
 }
