@@ -33,22 +33,28 @@ page_of (GtkWidget *page)
 }
 
 static void
-page_free (gpointer data)
-{
-  ScopePage *sp = data;
-
-  if (sp->drawn != NULL)
-    cairo_surface_destroy (sp->drawn);
-  g_free (sp);
-}
-
-static void
-forget_drawing (ScopePage *sp)
+drop_drawing (ScopePage *sp)
 {
   if (sp->drawn != NULL)
     cairo_surface_destroy (sp->drawn);
   sp->drawn = NULL;
+}
+
+/* The report or a control changed: draw again. */
+static void
+forget_drawing (ScopePage *sp)
+{
+  drop_drawing (sp);
   gtk_widget_queue_draw (sp->area);
+}
+
+static void
+page_free (gpointer data)
+{
+  ScopePage *sp = data;
+
+  drop_drawing (sp);
+  g_free (sp);
 }
 
 void
@@ -154,8 +160,8 @@ draw (GtkWidget *widget, cairo_t *cr, gpointer data)
 
   gtk_widget_get_allocation (widget, &area);
   chart_place (sp, &area, &place);
-  if (sp->drawn != NULL && (place.width != sp->place.width || place.height != sp->place.height))
-    forget_drawing (sp);
+  if (place.width != sp->place.width || place.height != sp->place.height)
+    drop_drawing (sp);
   sp->place = place;
   if (sp->drawn == NULL)
     sp->drawn = render (sp, place.width, place.height, NULL);
