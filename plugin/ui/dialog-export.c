@@ -288,6 +288,13 @@ gpuhist_dialog_help (const gchar *help_id, gpointer help_data)
          "of its bins; pointing at it gives its bins and the exact number of samples in them, "
          "and the statistics use every bin.  Under the timing table: the strategy the "
          "fastest kernel ran as, and its time against the read-only ceiling."),
+      "\n\n",
+      _ ("The tabs above the histogram show the same count as other charts.  Waveform: each "
+         "column of the layer, left to right, its levels from the bottom up.  RGB Parade: the "
+         "waveforms of red, green and blue side by side.  Vectorscope: the colours by their "
+         "Rec. 709 chroma, neutral in the middle, with the skin-tone line.  Pointing at a chart "
+         "gives the columns, levels or colours under the pointer and their pixels; Export "
+         "saves the chart shown as PNG."),
       NULL);
   message (parent, GTK_MESSAGE_INFO, _ ("GPU Histogram"), text);
   g_free (text);
