@@ -153,6 +153,12 @@ def expected_waveform(c0, c1, b0, b1):
     return total
 
 
+def row_of(level, height):
+    """The first row from the top of a chart `height` pixels tall that draws `level` of 256
+    (gpuhist.h: row height - 1 - y draws bins floor (y * 256 / height) on)."""
+    return height - 1 - (level * height + 255) // 256
+
+
 def check_waveform_text(checks, what, text, channels, level):
     """The read-out at a spot of level `level`."""
     m = WAVEFORM_TEXT.match(text or "")
@@ -175,17 +181,16 @@ def check_waveforms(checks, charts):
     rgb = ["Red", "Green", "Blue"]
     area = charts.show("Waveform", "waveform")
     if area is not None:
-        h = area[3]
         check_waveform_text(checks, "waveform, top left",
-                            charts.read_out(area, 2, 1, "Column"), rgb, 255)
-        # half-way up (level 128 of 256 from the bottom) over the gray columns
-        row = h - 1 - (128 * h + 255) // 256
+                            charts.read_out(area, 2, row_of(255, area[3]), "Column"), rgb, 255)
         check_waveform_text(checks, "waveform, level 128 on the right",
-                            charts.read_out(area, area[2] * 3 // 4, row, "Column"), rgb, 128)
+                            charts.read_out(area, area[2] * 3 // 4, row_of(128, area[3]),
+                                            "Column"), rgb, 128)
     area = charts.show("RGB Parade", "parade")
     if area is not None:
         check_waveform_text(checks, "parade, red's panel, top left",
-                            charts.read_out(area, 1, 1, "Column"), ["Red"], 255)
+                            charts.read_out(area, 1, row_of(255, area[3]), "Column"), ["Red"],
+                            255)
 
 
 def check_vectorscope(checks, charts):
