@@ -57,13 +57,6 @@ page_free (gpointer data)
   g_free (sp);
 }
 
-void
-gpuhist_scope_span (int i, int size, int n, int *lo, int *hi)
-{
-  *lo = (int) ((gint64) i * n / size);
-  *hi = MAX (*lo + 1, (int) ((gint64) (i + 1) * n / size)) - 1;
-}
-
 unsigned
 gpuhist_scope_waveform_channels (const gh_result *result)
 {

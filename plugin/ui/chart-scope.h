@@ -13,11 +13,6 @@ GtkWidget *gpuhist_scope_page_new (const GpuhistChart *chart, GpuhistDialog *d);
 void gpuhist_scope_page_update (GtkWidget *page, GpuhistDialog *d);
 gboolean gpuhist_scope_page_export_png (GtkWidget *page, const char *path, GError **error);
 
-/* The cells [*lo, *hi] (both included) that output pixel i of `size` draws of an axis of n
- * cells, as the renderer sums them (gpuhist.h: floor (i * n / size) up to floor ((i + 1) * n /
- * size), at least one). */
-void gpuhist_scope_span (int i, int size, int n, int *lo, int *hi);
-
 /* The result's channels (bit c: channel c) that the waveform overlays: red, green and blue for
  * RGB layers (value, luminance and alpha added on top would wash the colours out to white),
  * every channel for the others. */

@@ -3,11 +3,11 @@
  * The engine's 256 x 256 table of Rec.709 chroma (gh_scope, GH_SCOPE_VECTORSCOPE), drawn Cb to
  * the right and Cr up.  The read-out gives the Cb and Cr under the pointer, the hue as a Rec.709
  * scope measures it (the angle from +Cb towards +Cr, so that the renderer's skin-tone line is at
- * 123 degrees), the saturation (the distance from neutral, in Cb and Cr steps) and the pixels. */
-#include <math.h>
-
+ * 123 degrees), the saturation (the distance from neutral, in Cb and Cr steps) and the pixels
+ * (chart-readout.h). */
 #include <glib/gi18n-lib.h>
 
+#include "chart-readout.h"
 #include "chart-scope.h"
 
 static gboolean
@@ -24,38 +24,23 @@ axis_text (const char *name, int lo, int hi)
 }
 
 static gchar *
-hover_text (const GpuhistReport *report, const GpuhistChartSpot *spot)
+hover_text (const GpuhistReport *report, const GpuhistChartSpot *at)
 {
-  const gh_scope *v = &report->layer.scopes[GH_SCOPE_VECTORSCOPE];
-  int cb0, cb1, cr0, cr1;
-  double sum = 0.0, cb, cr, saturation;
+  GpuhistVectorscopeSpot spot;
   gchar *cb_text, *cr_text, *count, *text;
 
-  if (v->tables == 0 || v->values == NULL)
+  if (!gpuhist_readout_vectorscope (report, at->x, at->y, at->width, at->height, &spot))
     return NULL;
-  /* Rows of Cr (v->columns of them), each of Cb (v->bins); Cr counts up from the bottom. */
-  gpuhist_scope_span (spot->x, spot->width, v->bins, &cb0, &cb1);
-  gpuhist_scope_span (spot->height - 1 - spot->y, spot->height, v->columns, &cr0, &cr1);
-  for (int r = cr0; r <= cr1; r++)
-    for (int b = cb0; b <= cb1; b++)
-      sum += v->values[(size_t) r * v->bins + b];
-  cb = (cb0 + cb1) / 2.0 - 128.0;
-  cr = (cr0 + cr1) / 2.0 - 128.0;
-  saturation = hypot (cb, cr);
-  cb_text = axis_text ("Cb", cb0, cb1);
-  cr_text = axis_text ("Cr", cr0, cr1);
-  count = gpuhist_scope_format_count (sum);
-  if (saturation == 0.0)
+  cb_text = axis_text ("Cb", spot.cb0, spot.cb1);
+  cr_text = axis_text ("Cr", spot.cr0, spot.cr1);
+  count = gpuhist_scope_format_count (spot.pixels);
+  if (spot.saturation == 0.0)
     /* TRANSLATORS: the vectorscope's read-out at the centre: Cb, Cr, pixels */
     text = g_strdup_printf (_ ("%s, %s: neutral; %s pixels"), cb_text, cr_text, count);
   else
-    {
-      double hue = atan2 (cr, cb) * 180.0 / G_PI;
-
-      /* TRANSLATORS: the vectorscope's read-out: Cb, Cr, hue angle, saturation, pixels */
-      text = g_strdup_printf (_ ("%s, %s: hue %.0f°, saturation %.1f; %s pixels"), cb_text, cr_text,
-                              hue < 0.0 ? hue + 360.0 : hue, saturation, count);
-    }
+    /* TRANSLATORS: the vectorscope's read-out: Cb, Cr, hue angle, saturation, pixels */
+    text = g_strdup_printf (_ ("%s, %s: hue %.0f°, saturation %.1f; %s pixels"), cb_text, cr_text,
+                            spot.hue, spot.saturation, count);
   g_free (cb_text);
   g_free (cr_text);
   g_free (count);

@@ -2,62 +2,36 @@
  *
  * Both draw the waveform's tables (gh_scope, GH_SCOPE_WAVEFORM): the waveform overlays them,
  * the parade sets red, green and blue side by side.  The read-out names the image columns and
- * the levels under the pointer and each drawn channel's pixels there. */
+ * the levels under the pointer and each drawn channel's pixels there (chart-readout.h). */
 #include <glib/gi18n-lib.h>
 
+#include "chart-readout.h"
 #include "chart-scope.h"
 #include "histogram-view.h"
 
-/* The image columns that output column c of `columns` holds, for a run `width` pixels wide:
- * the pixels x with floor (x * columns / width) == c (gpuhist.h). */
-static void
-image_columns (int c0, int c1, int columns, int width, int *x0, int *x1)
-{
-  *x0 = (int) (((gint64) c0 * width + columns - 1) / columns);
-  *x1 = (int) (((gint64) (c1 + 1) * width + columns - 1) / columns) - 1;
-}
-
-/* Table t's pixels over output columns c0..c1 and bins b0..b1. */
-static double
-table_sum (const gh_scope *w, int t, int c0, int c1, int b0, int b1)
-{
-  double sum = 0.0;
-
-  for (int c = c0; c <= c1; c++)
-    for (int b = b0; b <= b1; b++)
-      sum += w->values[((size_t) t * w->columns + c) * w->bins + b];
-  return sum;
-}
-
 /* "Columns 10–19, level 255: Red 2000, Green 2000, Blue 2000" for the tables whose channels are
- * in `channels` (bit c: the result's channel c; 0: every one), over output columns c0..c1 of the
- * pixel column at x of `width`, and the bins the spot's row draws. */
+ * in `channels` (bit c: the result's channel c; 0: every one). */
 static gchar *
-describe (const GpuhistReport *report, unsigned channels, int c0, int c1,
-          const GpuhistChartSpot *spot)
+describe (const GpuhistReport *report, unsigned channels, const GpuhistWaveformSpot *spot)
 {
   const gh_scope *w = &report->layer.scopes[GH_SCOPE_WAVEFORM];
   GString *text = g_string_new (NULL);
-  int x0, x1, b0, b1, shown = 0;
+  int shown = 0;
 
-  image_columns (c0, c1, w->columns, MAX (report->area.width, 1), &x0, &x1);
-  x0 += report->area.x;
-  x1 += report->area.x;
-  gpuhist_scope_span (spot->height - 1 - spot->y, spot->height, w->bins, &b0, &b1);
-  if (x1 > x0)
-    g_string_printf (text, _ ("Columns %d–%d"), x0, x1);
+  if (spot->x1 > spot->x0)
+    g_string_printf (text, _ ("Columns %d–%d"), spot->x0, spot->x1);
   else
-    g_string_printf (text, _ ("Column %d"), x0);
+    g_string_printf (text, _ ("Column %d"), spot->x0);
   if (w->bins != GH_BINS)
-    g_string_append_printf (text, _ (", bins %d–%d of %d:"), b0, b1, w->bins);
-  else if (b1 > b0)
-    g_string_append_printf (text, _ (", levels %d–%d:"), b0, b1);
+    g_string_append_printf (text, _ (", bins %d–%d of %d:"), spot->b0, spot->b1, w->bins);
+  else if (spot->b1 > spot->b0)
+    g_string_append_printf (text, _ (", levels %d–%d:"), spot->b0, spot->b1);
   else
-    g_string_append_printf (text, _ (", level %d:"), b0);
+    g_string_append_printf (text, _ (", level %d:"), spot->b0);
   for (int t = 0; t < w->tables; t++)
     if (!channels || ((channels >> w->channel[t]) & 1u))
       {
-        gchar *count = gpuhist_scope_format_count (table_sum (w, t, c0, c1, b0, b1));
+        gchar *count = gpuhist_scope_format_count (gpuhist_readout_waveform_pixels (w, t, spot));
 
         g_string_append_printf (text, "%s %s %s", shown++ ? "," : "",
                                 gpuhist_channel_display_name (report->channel_names[w->channel[t]]),
@@ -74,15 +48,13 @@ waveform_available (const GpuhistReport *report)
 }
 
 static gchar *
-waveform_hover (const GpuhistReport *report, const GpuhistChartSpot *spot)
+waveform_hover (const GpuhistReport *report, const GpuhistChartSpot *at)
 {
-  const gh_scope *w = &report->layer.scopes[GH_SCOPE_WAVEFORM];
-  int c0, c1;
+  GpuhistWaveformSpot spot;
 
-  if (w->tables == 0 || w->values == NULL)
+  if (!gpuhist_readout_waveform (report, at->x, at->y, at->width, at->height, &spot))
     return NULL;
-  gpuhist_scope_span (spot->x, spot->width, w->columns, &c0, &c1);
-  return describe (report, gpuhist_scope_waveform_channels (&report->layer), c0, c1, spot);
+  return describe (report, gpuhist_scope_waveform_channels (&report->layer), &spot);
 }
 
 /* The parade needs the waveform of red, green and blue: RGB layers. */
@@ -95,30 +67,18 @@ parade_available (const GpuhistReport *report)
   return gh_render_natural_size (&report->layer, GH_CHART_PARADE, &width, &height, &gherr) == GH_OK;
 }
 
-/* Panel p (red, green, blue) spans output pixels p * width / 3 up to (p + 1) * width / 3, as
- * the renderer draws it. */
+/* Within the panel under the pointer, as a waveform of its channel alone. */
 static gchar *
-parade_hover (const GpuhistReport *report, const GpuhistChartSpot *spot)
+parade_hover (const GpuhistReport *report, const GpuhistChartSpot *at)
 {
-  const gh_scope *w = &report->layer.scopes[GH_SCOPE_WAVEFORM];
-  GpuhistChartSpot in_panel = *spot;
-  int p, x0 = 0, x1 = 0, c0, c1;
+  GpuhistWaveformSpot spot;
+  int panel_x, panel_width;
+  int panel = gpuhist_readout_parade_panel (at->x, at->width, &panel_x, &panel_width);
 
-  if (w->tables == 0 || w->values == NULL)
+  if (panel < 0
+      || !gpuhist_readout_waveform (report, at->x - panel_x, at->y, panel_width, at->height, &spot))
     return NULL;
-  for (p = 0; p < 3; p++)
-    {
-      x0 = (int) ((gint64) p * spot->width / 3);
-      x1 = (int) ((gint64) (p + 1) * spot->width / 3);
-      if (spot->x >= x0 && spot->x < x1)
-        break;
-    }
-  if (p == 3)
-    return NULL;
-  in_panel.x = spot->x - x0;
-  in_panel.width = x1 - x0;
-  gpuhist_scope_span (in_panel.x, in_panel.width, w->columns, &c0, &c1);
-  return describe (report, 1u << p, c0, c1, &in_panel);
+  return describe (report, 1u << panel, &spot);
 }
 
 const GpuhistChart gpuhist_chart_waveform = {

@@ -11,6 +11,7 @@
  *   chart-waveform.c    the waveform and the RGB parade (the parade is the waveform's red,
  *                       green and blue side by side)
  *   chart-vectorscope.c the vectorscope
+ *   chart-readout.c     what the pointer is over in those, without GTK (tests/plugin-core)
  */
 #ifndef GPUHIST_CHART_H
 #define GPUHIST_CHART_H
