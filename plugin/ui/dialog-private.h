@@ -1,7 +1,7 @@
 /* gpu-histogram: what the dialog's files share (not for use outside dialog*.c).
  *
  *   dialog.c         building the window, pane by pane, and running it
- *   dialog-tables.c  filling the tables, the headline and the histogram from the report
+ *   dialog-tables.c  filling the tables, the headline and every chart from the report
  *   dialog-worker.c  Re-run and Compare on a worker thread (GTask), progress and Cancel
  *   dialog-follow.c  following the image: polling, the debounce, out of date, image closed
  *   dialog-bench.c   the dialog's own measurements for tools/bench-follow (off by default)
