@@ -16,18 +16,24 @@ describe (const GpuhistReport *report, unsigned channels, const GpuhistWaveformS
 {
   const gh_scope *w = &report->layer.scopes[GH_SCOPE_WAVEFORM];
   GString *text = g_string_new (NULL);
+  gchar *columns, *levels;
   int shown = 0;
 
   if (spot->x1 > spot->x0)
-    g_string_printf (text, _ ("Columns %d–%d"), spot->x0, spot->x1);
+    columns = g_strdup_printf (_ ("Columns %d–%d"), spot->x0, spot->x1);
   else
-    g_string_printf (text, _ ("Column %d"), spot->x0);
+    columns = g_strdup_printf (_ ("Column %d"), spot->x0);
   if (w->bins != GH_BINS)
-    g_string_append_printf (text, _ (", bins %d–%d of %d:"), spot->b0, spot->b1, w->bins);
+    levels = g_strdup_printf (_ ("bins %d–%d of %d"), spot->b0, spot->b1, w->bins);
   else if (spot->b1 > spot->b0)
-    g_string_append_printf (text, _ (", levels %d–%d:"), spot->b0, spot->b1);
+    levels = g_strdup_printf (_ ("levels %d–%d"), spot->b0, spot->b1);
   else
-    g_string_append_printf (text, _ (", level %d:"), spot->b0);
+    levels = g_strdup_printf (_ ("level %d"), spot->b0);
+  /* TRANSLATORS: a waveform's read-out: the image columns and the levels under the pointer,
+   * then each channel's pixels there */
+  g_string_printf (text, _ ("%s, %s:"), columns, levels);
+  g_free (columns);
+  g_free (levels);
   for (int t = 0; t < w->tables; t++)
     if (!channels || ((channels >> w->channel[t]) & 1u))
       {
