@@ -18,6 +18,8 @@ outside GIMP as a user would:
      of the widget's shorter side), white at the neutral cell, black nearly everywhere else;
   6. Close: the dialog goes, GIMP still runs, no plug-in crashed.
 
+A screenshot of each chart goes to --outdir: charts-gimp<N>-<chart>.png.
+
 Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool, ImageMagick, pyatspi or GIMP).
 """
 
@@ -107,8 +109,9 @@ def batch_script(version, work):
 
 
 class Charts:
-    def __init__(self, checks, env, python, dialog, work):
+    def __init__(self, checks, env, python, dialog, work, shots):
         self.checks, self.env, self.python, self.work = checks, env, python, work
+        self.shots = shots  # "DIR/charts-gimpN": a screenshot a chart, DIR/charts-gimpN-NAME.png
         self.dialog = Window(env, dialog)
 
     def show(self, tab, widget):
@@ -121,6 +124,7 @@ class Charts:
         x, y, w, h = tabs[0][2]
         self.dialog.click(x + w // 2, y + h // 2)
         time.sleep(1.0)
+        self.dialog.grab("%s-%s.png" % (self.shots, widget.replace(" ", "-")))
         found = nodes(self.python, self.env, [name for _, name in CHARTS])
         shown = [n for n in found if n[3] and n[2][2] > 0 and n[2][3] > 0]
         self.checks.ok([n[0] for n in shown] == [widget],
@@ -269,7 +273,8 @@ def main():
             return 1
         xdotool(env, "windowmove", dialog, "0", "0")
         time.sleep(3.0)
-        charts = Charts(checks, env, python, dialog, work)
+        charts = Charts(checks, env, python, dialog, work,
+                        os.path.join(args.outdir, "charts-gimp%s" % args.gimp_version))
         charts.show("Histogram", "histogram")
         check_waveforms(checks, charts)
         area = check_vectorscope(checks, charts)
