@@ -9,7 +9,7 @@
  *   report.h                     the report's lifetime, PDB arrays, CSV, JSON and scope PNGs
  *   engine-keeper.h              where the engine comes from and how long it lives
  *   run.h                        the run sequence: take an engine, measure, give it back
- *   dialog*.h, histogram-view.h  the interactive dialog (GTK)
+ *   dialog*.h, histogram-view.h  the interactive dialog (GTK), and its charts (chart*.h)
  *   flow.h, texts.h              the one run flow of both GIMPs, behind a table of what differs
  *   host-common.h, watch.h       the entries of that table both libgimps spell alike; polling
  *   glue2.h, glue3.h             each GIMP's registration, arguments and that table (gimp2*.c,

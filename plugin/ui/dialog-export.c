@@ -30,49 +30,94 @@ file_filter (const char *name, const char *pattern)
   return filter;
 }
 
-void
-gpuhist_dialog_export_clicked (GtkButton *button, gpointer data)
+/* The chart of the page shown. */
+static int
+shown_chart (GpuhistDialog *d)
 {
-  GpuhistDialog *d = data;
+  GtkNotebook *notebook = GTK_NOTEBOOK (d->notebook);
+  GtkWidget *page = gtk_notebook_get_nth_page (notebook, gtk_notebook_get_current_page (notebook));
+
+  for (int i = 0; i < GPUHIST_N_CHARTS; i++)
+    if (d->chart_pages[i] == page)
+      return i;
+  return 0;
+}
+
+/* The file the user chose; without a known extension, the chosen filter's.  NULL for none. */
+static gchar *
+chosen_path (GtkWidget *chooser, GtkFileFilter *json, GtkFileFilter *png)
+{
+  gchar *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
+  GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+  gchar *with_suffix;
+
+  if (path == NULL || gpuhist_report_file_kind (path) != GPUHIST_FILE_UNKNOWN)
+    return path;
+  with_suffix = g_strconcat (path,
+                             filter == json  ? ".json"
+                             : filter == png ? ".png"
+                                             : ".csv",
+                             NULL);
+  g_free (path);
+  return with_suffix;
+}
+
+/* A PNG is the chart shown; CSV and JSON are the report (the JSON with the scopes' counts). */
+static gboolean
+write_export (GpuhistDialog *d, int chart, const char *path, GError **error)
+{
+  if (gpuhist_report_file_kind (path) == GPUHIST_FILE_PNG)
+    return gpuhist_charts[chart]->export_png (d->chart_pages[chart], path, error);
+  return gpuhist_report_write (d->params.report, path, error);
+}
+
+static GtkWidget *
+export_chooser (GpuhistDialog *d, int chart, GtkFileFilter **json, GtkFileFilter **png)
+{
   GtkFileFilter *csv = file_filter (_ ("CSV: the counts (*.csv)"), "*.csv");
-  GtkFileFilter *json = file_filter (_ ("JSON: counts, statistics, timings (*.json)"), "*.json");
   GtkWidget *chooser;
   gchar *name;
 
-  (void) button;
+  *json = file_filter (_ ("JSON: counts, statistics, timings (*.json)"), "*.json");
+  *png = file_filter (_ ("PNG: the chart shown (*.png)"), "*.png");
   chooser = gtk_file_chooser_dialog_new (
       _ ("Export the Histogram"), GTK_WINDOW (d->dialog), GTK_FILE_CHOOSER_ACTION_SAVE,
       _ ("_Cancel"), GTK_RESPONSE_CANCEL, _ ("_Export"), GTK_RESPONSE_ACCEPT, NULL);
   gtk_dialog_set_default_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), csv);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), json);
-  name = g_strdup_printf ("%s-histogram.csv", d->params.report->drawable_name != NULL
-                                                  ? d->params.report->drawable_name
-                                                  : "layer");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), *json);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), *png);
+  /* The histogram's counts by default; from another chart, its picture. */
+  if (chart > 0)
+    gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (chooser), *png);
+  name = g_strdup_printf (chart > 0 ? "%s-%s.png" : "%s-%s.csv",
+                          d->params.report->drawable_name != NULL ? d->params.report->drawable_name
+                                                                  : "layer",
+                          gpuhist_charts[chart]->name);
   g_strdelimit (name, "/\\", '_');
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   g_free (name);
+  return chooser;
+}
 
+void
+gpuhist_dialog_export_clicked (GtkButton *button, gpointer data)
+{
+  GpuhistDialog *d = data;
+  int chart = shown_chart (d);
+  GtkFileFilter *json, *png;
+  GtkWidget *chooser = export_chooser (d, chart, &json, &png);
+
+  (void) button;
   if (gtk_dialog_run (GTK_DIALOG (chooser)) == GTK_RESPONSE_ACCEPT)
     {
-      gchar *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
+      gchar *path = chosen_path (chooser, json, png);
       GError *error = NULL;
-
-      /* Without a known extension, the chosen filter says which format. */
-      if (path != NULL && !g_str_has_suffix (path, ".csv") && !g_str_has_suffix (path, ".json")
-          && !g_str_has_suffix (path, ".CSV") && !g_str_has_suffix (path, ".JSON"))
-        {
-          gboolean is_json = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser)) == json;
-          gchar *with_suffix = g_strconcat (path, is_json ? ".json" : ".csv", NULL);
-
-          g_free (path);
-          path = with_suffix;
-        }
 
       if (path == NULL)
         message (chooser, GTK_MESSAGE_ERROR, _ ("Choose a local file to export to."), NULL);
-      else if (!gpuhist_report_write (d->params.report, path, &error))
+      else if (!write_export (d, chart, path, &error))
         message (d->dialog, GTK_MESSAGE_ERROR, _ ("The histogram could not be exported."),
                  error != NULL ? error->message : NULL);
       else
@@ -87,7 +132,6 @@ gpuhist_dialog_export_clicked (GtkButton *button, gpointer data)
       g_clear_error (&error);
       g_free (path);
     }
-
   gtk_widget_destroy (chooser);
 }
 
@@ -244,6 +288,13 @@ gpuhist_dialog_help (const gchar *help_id, gpointer help_data)
          "of its bins; pointing at it gives its bins and the exact number of samples in them, "
          "and the statistics use every bin.  Under the timing table: the strategy the "
          "fastest kernel ran as, and its time against the read-only ceiling."),
+      "\n\n",
+      _ ("The tabs above the histogram show the same count as other charts.  Waveform: each "
+         "column of the layer, left to right, its levels from the bottom up.  RGB Parade: the "
+         "waveforms of red, green and blue side by side.  Vectorscope: the colours by their "
+         "Rec. 709 chroma, neutral in the middle, with the skin-tone line.  Pointing at a chart "
+         "gives the columns, levels or colours under the pointer and their pixels; Export "
+         "saves the chart shown as PNG."),
       NULL);
   message (parent, GTK_MESSAGE_INFO, _ ("GPU Histogram"), text);
   g_free (text);

@@ -1,11 +1,12 @@
 /* gpu-histogram: what the dialog's files share (not for use outside dialog*.c).
  *
  *   dialog.c         building the window, pane by pane, and running it
- *   dialog-tables.c  filling the tables, the headline and the histogram from the report
+ *   dialog-tables.c  filling the tables, the headline and every chart from the report
  *   dialog-worker.c  Re-run and Compare on a worker thread (GTask), progress and Cancel
  *   dialog-follow.c  following the image: polling, the debounce, out of date, image closed
  *   dialog-bench.c   the dialog's own measurements for tools/bench-follow (off by default)
  *   dialog-export.c  Export, Copy table and Help
+ *   chart*.c         the charts, a notebook page each (chart.h)
  *   dialog-format.c  the texts and cells, without GTK
  */
 #ifndef GPUHIST_DIALOG_PRIVATE_H
@@ -14,6 +15,7 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
+#include "chart.h"
 #include "dialog-format.h"
 #include "dialog.h"
 #include "histogram-view.h"
@@ -32,7 +34,9 @@ typedef enum
 #define GPUHIST_N_BIN_CHOICES 5
 extern const int gpuhist_bin_choices[GPUHIST_N_BIN_CHOICES];
 
-typedef struct
+/* Declared in chart.h too, for the charts' functions. */
+typedef struct GpuhistDialog GpuhistDialog;
+struct GpuhistDialog
 {
   GpuhistDialogParams params;
 
@@ -43,7 +47,9 @@ typedef struct
   GtkWidget *info;
   GtkWidget *backend_icon;
   GtkWidget *backend;
-  GtkWidget *view;
+  GtkWidget *notebook;
+  GtkWidget *chart_pages[GPUHIST_N_CHARTS]; /* gpuhist_charts' pages, in their order */
+  GtkWidget *view;                          /* the histogram chart's (chart-histogram.c) */
   GtkWidget *bin_label;
   GtkWidget *log_toggle;
   GtkWidget *channel_box;
@@ -105,7 +111,7 @@ typedef struct
   gint64 poll_max_us; /* the longest poll since the last count's start */
   gint64 bench_last_tick_us, bench_longest_gap_us;
   int bench_counts, bench_repeats_left;
-} GpuhistDialog;
+};
 
 /* dialog-tables.c */
 GtkWidget *gpuhist_dialog_table_new (GtkListStore *store, const char *accessible_name,
@@ -119,12 +125,12 @@ void gpuhist_dialog_fill_compare_as_compared (GpuhistDialog *d);
 void gpuhist_dialog_set_status (GpuhistDialog *d, const char *text);
 /* A swatch of the channel's colour, then text (plain, or with a mnemonic). */
 gchar *gpuhist_dialog_channel_markup (const char *channel_name, const char *text);
-void gpuhist_dialog_bin_changed (GpuhistHistogramView *view, gint bin, gpointer data);
-void gpuhist_dialog_log_toggled (GtkToggleButton *toggle, gpointer data);
-void gpuhist_dialog_channel_toggled (GtkToggleButton *toggle, gpointer data);
 void gpuhist_dialog_range_changed (GpuhistHistogramView *view, gpointer data);
 
 /* dialog-worker.c */
+/* Asks the count of this source for the scopes that the charts draw, the waveform no larger
+ * than it may be (gpuhist_charts_waveform_columns). */
+void gpuhist_dialog_ask_for_scopes (GpuhistSettings *settings, const GpuhistSource *source);
 void gpuhist_dialog_save_settings (GpuhistDialog *d);
 void gpuhist_dialog_set_busy (GpuhistDialog *d, gboolean busy);
 void gpuhist_dialog_cancel_clicked (GtkButton *button, gpointer data);

@@ -75,20 +75,6 @@ channel_markup (const char *channel_name)
   return gpuhist_dialog_channel_markup (channel_name, gpuhist_channel_display_name (channel_name));
 }
 
-/* The report's channel that a toggle shows: the layer's own for the first GH_MAX_CHANNELS,
- * then value and luminance; -1 when the report has no such channel. */
-static int
-toggle_channel (const GpuhistReport *report, int toggle)
-{
-  const gh_result *layer = &report->layer;
-
-  if (toggle < GH_MAX_CHANNELS)
-    return toggle < layer->input_channels ? toggle : -1;
-  if (!layer->derived || layer->values == NULL)
-    return -1;
-  return layer->input_channels + toggle - GH_MAX_CHANNELS;
-}
-
 static void
 fill_stats (GpuhistDialog *d)
 {
@@ -211,101 +197,28 @@ fill_headline (GpuhistDialog *d)
     gtk_widget_show (d->backend_icon);
 }
 
+/* Every chart takes the report in; those it cannot draw hide their tabs. */
 static void
-fill_channel_toggles (GpuhistDialog *d)
+update_charts (GpuhistDialog *d)
 {
-  const GpuhistReport *report = d->params.report;
-  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (d->view);
-  int t;
-
-  for (t = 0; t < GPUHIST_MAX_COUNTED_CHANNELS; t++)
+  for (int i = 0; i < GPUHIST_N_CHARTS; i++)
     {
-      GtkWidget *toggle = d->channel_toggles[t];
-      int c = toggle_channel (report, t);
-      const char *name = c >= 0 ? report->channel_names[c] : NULL;
+      const GpuhistChart *chart = gpuhist_charts[i];
 
-      if (name == NULL)
-        {
-          gtk_widget_hide (toggle);
-          continue;
-        }
-      if (t < GH_MAX_CHANNELS)
-        {
-          /* The first letter of the channel's name is its mnemonic: Red, Green, Blue, Alpha,
-           * Gray (gray and green never come together).  Value's and luminance's labels are
-           * dialog.c's, made once. */
-          gchar *text = g_strdup_printf ("_%s", gpuhist_channel_display_name (name));
-          gchar *markup = gpuhist_dialog_channel_markup (name, text);
-
-          gtk_label_set_markup_with_mnemonic (GTK_LABEL (gtk_bin_get_child (GTK_BIN (toggle))),
-                                              markup);
-          g_free (markup);
-          g_free (text);
-        }
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (toggle),
-                                    gpuhist_histogram_view_get_channel_visible (view, c));
-      gtk_widget_show (toggle);
+      chart->update (d->chart_pages[i], d);
+      gtk_widget_set_visible (d->chart_pages[i], chart->available (d->params.report));
     }
 }
 
 void
 gpuhist_dialog_update_all (GpuhistDialog *d)
 {
-  const GpuhistReport *report = d->params.report;
-  GpuhistHistogramView *view = GPUHIST_HISTOGRAM_VIEW (d->view);
-  uint64_t *counts = gpuhist_report_display_counts (&report->layer);
-  int t, c;
-
-  gpuhist_histogram_view_set_data (view, counts, report->layer.channels, report->layer.bins,
-                                   report->channel_names);
-  g_free (counts);
-  /* Keep the user's choice of channels across re-runs. */
-  for (t = 0; t < GPUHIST_MAX_COUNTED_CHANNELS; t++)
-    if ((c = toggle_channel (report, t)) >= 0)
-      gpuhist_histogram_view_set_channel_visible (
-          view, c, gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (d->channel_toggles[t])));
-  fill_channel_toggles (d);
+  update_charts (d);
   fill_headline (d);
   fill_stats (d);
   fill_timing (d);
   fill_strategy (d);
   gpuhist_dialog_fill_compare (d);
-  gpuhist_dialog_range_changed (view, d);
-}
-
-void
-gpuhist_dialog_bin_changed (GpuhistHistogramView *view, gint bin, gpointer data)
-{
-  GpuhistDialog *d = data;
-  gchar *text = gpuhist_histogram_view_describe_bin (view, bin);
-
-  gtk_label_set_text (GTK_LABEL (d->bin_label),
-                      text != NULL ? text
-                                   : _ ("Point at or click a level to see its counts; Left and "
-                                        "Right move the mark."));
-  g_free (text);
-}
-
-void
-gpuhist_dialog_log_toggled (GtkToggleButton *toggle, gpointer data)
-{
-  GpuhistDialog *d = data;
-
-  gpuhist_histogram_view_set_logarithmic (GPUHIST_HISTOGRAM_VIEW (d->view),
-                                          gtk_toggle_button_get_active (toggle));
-}
-
-void
-gpuhist_dialog_channel_toggled (GtkToggleButton *toggle, gpointer data)
-{
-  GpuhistDialog *d = data;
-  int t, c;
-
-  for (t = 0; t < GPUHIST_MAX_COUNTED_CHANNELS; t++)
-    if (GTK_WIDGET (toggle) == d->channel_toggles[t]
-        && (c = toggle_channel (d->params.report, t)) >= 0)
-      gpuhist_histogram_view_set_channel_visible (GPUHIST_HISTOGRAM_VIEW (d->view), c,
-                                                  gtk_toggle_button_get_active (toggle));
   gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
 }
 

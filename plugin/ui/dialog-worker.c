@@ -38,6 +38,14 @@ read_settings (GpuhistDialog *d)
 }
 
 void
+gpuhist_dialog_ask_for_scopes (GpuhistSettings *settings, const GpuhistSource *source)
+{
+  settings->scopes = gpuhist_charts_need_scopes ();
+  settings->waveform_columns
+      = settings->scopes ? gpuhist_charts_waveform_columns (source, settings) : 0;
+}
+
+void
 gpuhist_dialog_save_settings (GpuhistDialog *d)
 {
   read_settings (d);
@@ -198,6 +206,8 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
    * says so); Re-run times the kernels as the repetitions ask. */
   if (d->job_automatic)
     d->job_settings.repetitions = 0;
+  if (job == GPUHIST_JOB_MEASURE)
+    gpuhist_dialog_ask_for_scopes (&d->job_settings, d->job_source);
   memset (&d->job_report, 0, sizeof d->job_report);
   d->job_ok = FALSE;
   g_clear_error (&d->job_error);

@@ -77,54 +77,21 @@ build_header (GpuhistDialog *d, GtkWidget *main_box)
   gtk_box_pack_start (GTK_BOX (main_box), row, FALSE, FALSE, 0);
 }
 
-/* A value or luminance toggle's label: the curve's colour, and the translated name with its
- * mnemonic. */
-static void
-derived_toggle_label (GtkWidget *toggle, const char *channel_name, const char *mnemonic_name)
-{
-  gchar *markup = gpuhist_dialog_channel_markup (channel_name, mnemonic_name);
-
-  gtk_label_set_markup_with_mnemonic (GTK_LABEL (gtk_bin_get_child (GTK_BIN (toggle))), markup);
-  g_free (markup);
-}
-
-/* The histogram, the bin under the pointer, and the Logarithmic and channel toggles. */
+/* A notebook of the charts (chart.h), a page each, in the order of their list; the pages that
+ * the report cannot draw are hidden by gpuhist_dialog_update_all. */
 static GtkWidget *
-build_histogram_pane (GpuhistDialog *d)
+build_charts (GpuhistDialog *d)
 {
-  GtkWidget *box;
-  int c;
-
-  box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  d->view = gpuhist_histogram_view_new ();
-  gtk_widget_set_size_request (d->view, 320, 220);
-  atk_object_set_name (gtk_widget_get_accessible (d->view), "histogram");
-  atk_object_set_description (gtk_widget_get_accessible (d->view),
-                              _ ("The histogram of each channel of the layer"));
-  gtk_box_pack_start (GTK_BOX (box), d->view, TRUE, TRUE, 0);
-  d->bin_label = left_label (NULL);
-  gtk_label_set_ellipsize (GTK_LABEL (d->bin_label), PANGO_ELLIPSIZE_END);
-  gtk_box_pack_start (GTK_BOX (box), d->bin_label, FALSE, FALSE, 0);
-
-  d->channel_box = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  d->log_toggle = gtk_check_button_new_with_mnemonic (_ ("_Logarithmic"));
-  gimp_help_set_help_data (d->log_toggle,
-                           _ ("Scale the counts logarithmically, so that small "
-                              "bins stay visible next to a busy one"),
-                           NULL);
-  gtk_box_pack_start (GTK_BOX (d->channel_box), d->log_toggle, FALSE, FALSE, 0);
-  for (c = 0; c < GPUHIST_MAX_COUNTED_CHANNELS; c++)
+  d->notebook = gtk_notebook_new ();
+  for (int i = 0; i < GPUHIST_N_CHARTS; i++)
     {
-      d->channel_toggles[c] = gtk_check_button_new_with_mnemonic ("");
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (d->channel_toggles[c]), TRUE);
-      gtk_box_pack_start (GTK_BOX (d->channel_box), d->channel_toggles[c], FALSE, FALSE, 0);
+      const GpuhistChart *chart = gpuhist_charts[i];
+
+      d->chart_pages[i] = chart->create (chart, d);
+      gtk_notebook_append_page (GTK_NOTEBOOK (d->notebook), d->chart_pages[i],
+                                gtk_label_new_with_mnemonic (_ (chart->label)));
     }
-  /* Value and luminance follow the layer's channels; their mnemonics are their own, since the
-   * first letters are taken (Luminance's L is Logarithmic's). */
-  derived_toggle_label (d->channel_toggles[GH_MAX_CHANNELS], "value", _ ("_Value"));
-  derived_toggle_label (d->channel_toggles[GH_MAX_CHANNELS + 1], "luminance", _ ("L_uminance"));
-  gtk_box_pack_start (GTK_BOX (box), d->channel_box, FALSE, FALSE, 0);
-  return framed (_ ("Histogra_m"), d->view, box);
+  return d->notebook;
 }
 
 /* The statistics table, whose last two columns are the clipping, and what those mean. */
@@ -327,7 +294,7 @@ build_controls (GpuhistDialog *d, GtkWidget *main_box)
   d->copy_button = gtk_button_new_with_mnemonic (_ ("C_opy table"));
   gimp_help_set_help_data (d->copy_button, _ ("Copy the tables as tab-separated text"), NULL);
   gtk_box_pack_end (GTK_BOX (row), d->copy_button, FALSE, FALSE, 0);
-  d->export_button = gtk_button_new_with_mnemonic (_ ("E_xport CSV/JSON…"));
+  d->export_button = gtk_button_new_with_mnemonic (_ ("E_xport CSV/JSON/PNG…"));
   gtk_box_pack_end (GTK_BOX (row), d->export_button, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (main_box), row, FALSE, FALSE, 0);
 }
@@ -354,14 +321,6 @@ build_progress (GpuhistDialog *d, GtkWidget *main_box)
 static void
 connect_signals (GpuhistDialog *d)
 {
-  int c;
-
-  g_signal_connect (d->view, "bin-changed", G_CALLBACK (gpuhist_dialog_bin_changed), d);
-  g_signal_connect (d->view, "range-changed", G_CALLBACK (gpuhist_dialog_range_changed), d);
-  g_signal_connect (d->log_toggle, "toggled", G_CALLBACK (gpuhist_dialog_log_toggled), d);
-  for (c = 0; c < GPUHIST_MAX_COUNTED_CHANNELS; c++)
-    g_signal_connect (d->channel_toggles[c], "toggled", G_CALLBACK (gpuhist_dialog_channel_toggled),
-                      d);
   g_signal_connect (d->compare_button, "clicked", G_CALLBACK (gpuhist_dialog_compare_clicked), d);
   g_signal_connect (d->rerun_button, "clicked", G_CALLBACK (gpuhist_dialog_rerun_clicked), d);
   g_signal_connect (d->export_button, "clicked", G_CALLBACK (gpuhist_dialog_export_clicked), d);
@@ -462,11 +421,11 @@ build (GpuhistDialog *d)
   build_header (d, main_box);
   columns = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_box_pack_start (GTK_BOX (main_box), columns, TRUE, TRUE, 0);
-  /* Left: the histogram and the selected range; right: the statistics, the timing and the
+  /* Left: the charts and the histogram's selected range; right: the statistics, the timing and the
    * contention tables (side by side the tables would be wider than many screens). */
   left = pane_column_new (columns, GTK_POLICY_NEVER, TRUE);
   right = pane_column_new (columns, GTK_POLICY_AUTOMATIC, FALSE);
-  gtk_box_pack_start (GTK_BOX (left.box), build_histogram_pane (d), TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (left.box), build_charts (d), TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (left.box), build_range_pane (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (right.box), build_stats_pane (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (right.box), build_timing_pane (d), FALSE, FALSE, 0);
@@ -479,7 +438,6 @@ build (GpuhistDialog *d)
   /* Filled before it is measured: the channels' names and the tables' rows set its size. */
   gtk_widget_show_all (main_box);
   gpuhist_dialog_update_all (d);
-  gpuhist_dialog_bin_changed (GPUHIST_HISTOGRAM_VIEW (d->view), -1, d);
   gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
   gpuhist_dialog_set_busy (d, FALSE);
   gpuhist_dialog_set_stale (d, FALSE);
@@ -542,10 +500,12 @@ gpuhist_dialog_measure_and_run (const GpuhistSource *source, GpuhistSettings *se
                                 const char *note, void (*init_ui) (void),
                                 const GpuhistDialogParams *hooks, GError **error)
 {
-  gh_engine *engine = gpuhist_run_measure (source, settings, monitor, note, report, error);
   GpuhistDialogParams params = *hooks;
+  gh_engine *engine;
   gboolean shown;
 
+  gpuhist_dialog_ask_for_scopes (settings, source);
+  engine = gpuhist_run_measure (source, settings, monitor, note, report, error);
   if (engine == NULL)
     return FALSE;
   init_ui ();

@@ -1,6 +1,7 @@
 /* gpu-histogram: the interactive dialog, the same code in GIMP 2.10 (GTK 2) and GIMP 3.0 (GTK 3).
  *
- * It shows a report that the glue has already measured: the histogram of each channel, their
+ * It shows a report that the glue has already measured: the histogram of each channel and, from
+ * the same count, the waveform, RGB parade and vectorscope (tabs of charts, chart.h), their
  * statistics, the timing table with the speedup of privatization over global atomics as the
  * headline, and the backend.  The user can select a range of levels and read its statistics,
  * change the repetitions, bins, weighting and source and run again, compare with flat and noisy

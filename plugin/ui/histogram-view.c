@@ -251,6 +251,14 @@ gpuhist_histogram_view_get_bin (GpuhistHistogramView *view)
   return gpuhist_view_shown_bin (view);
 }
 
+void
+gpuhist_histogram_view_draw_on (GpuhistHistogramView *view, cairo_t *cr)
+{
+  g_return_if_fail (GPUHIST_IS_HISTOGRAM_VIEW (view));
+
+  gpuhist_view_draw (GTK_WIDGET (view), cr, NULL);
+}
+
 gboolean
 gpuhist_histogram_view_get_range (GpuhistHistogramView *view, int *lo, int *hi)
 {

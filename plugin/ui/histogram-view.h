@@ -69,6 +69,10 @@ gboolean gpuhist_histogram_view_get_range (GpuhistHistogramView *view, int *lo, 
  * g_free. */
 gchar *gpuhist_histogram_view_describe_bin (GpuhistHistogramView *view, int bin);
 
+/* Draws the view as it shows now (its size, curves, range and mark) with cr, whose origin is the
+ * view's top-left corner: for saving the chart as a picture. */
+void gpuhist_histogram_view_draw_on (GpuhistHistogramView *view, cairo_t *cr);
+
 /* The colour a channel is drawn in, by its name; grey for names it does not know. */
 void gpuhist_channel_color (const char *channel_name, double rgb[3]);
 

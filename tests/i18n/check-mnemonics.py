@@ -4,10 +4,13 @@
     check-mnemonics.py --dialog plugin/ui/dialog.c [--help-catalog DOMAIN:LOCALEDIR]... LANG.po...
 
 The window's mnemonics: its labels and buttons (WINDOW below, each checked to be in the
-dialog's source, so that the list cannot go stale), GIMP's own Help button (translated from each
---help-catalog found; GIMP 2.10's and 3.0's differ), and the channel check boxes, whose mnemonic
-is the first letter of the channel's translated name (dialog.c), for an RGB(A) layer and for a
-gray one; an RGB layer's Value and Luminance boxes (DERIVED) have mnemonics of their own.  Two channel boxes may share a letter (Spanish Azul and Alfa): Alt then moves between
+dialog's source, dialog.c and the charts' files beside it (chart*.c), so that the list cannot go
+stale), GIMP's own Help button (translated from each --help-catalog found; GIMP 2.10's and 3.0's
+differ), and those of the chart shown: the notebook shows one chart's page at a time, and GTK
+gives Alt only to the controls on screen.  The histogram's page (HISTOGRAM_PAGE) has the channel
+check boxes, whose mnemonic is the first letter of the channel's translated name, for an RGB(A)
+layer and for a gray one; an RGB layer's Value and Luminance boxes (DERIVED) have mnemonics of
+their own.  The engine's charts (SCOPE_PAGE) share theirs.  Two channel boxes may share a letter (Spanish Azul and Alfa): Alt then moves between
 them, as GTK does; any other shared letter is an error.  English (the msgids) is checked too.
 Exit status: 0 none shared, 1 some.
 """
@@ -18,10 +21,14 @@ import os
 import re
 import sys
 
-WINDOW = ["_Close", "_Logarithmic", "Histogra_m", "_Statistics", "_Timing",
+WINDOW = ["_Close", "Histogra_m", "_Statistics", "_Timing",
           "Compare with _flat and noisy", "Contention b_y input", "Re_petitions:",
-          "B_ins per channel:", "R_e-run", "C_opy table", "E_xport CSV/JSON\u2026", "Ca_ncel",
+          "B_ins per channel:", "R_e-run", "C_opy table", "E_xport CSV/JSON/PNG\u2026", "Ca_ncel",
           "_Weighting:", "Rea_d from:", "_Keep up with the image"]
+# The histogram's page (chart-histogram.c) and the page of each chart the engine draws
+# (chart-scope.c); "Histogra_m" is the histogram's tab, always shown.
+HISTOGRAM_PAGE = ["_Logarithmic"]
+SCOPE_PAGE = ["_Logarithmic", "B_rightness:"]
 # Value's and Luminance's check boxes, shown for RGB layers only, have mnemonics of their own.
 DERIVED = ["_Value", "L_uminance"]
 CHANNEL_SETS = [["Red", "Green", "Blue", "Alpha"], ["Gray", "Alpha"]]
@@ -65,12 +72,13 @@ def mnemonic(text):
 
 def check(label, translate, helps, problems):
     window = [(msgid, translate(msgid)) for msgid in WINDOW]
+    pages = [("RGB", HISTOGRAM_PAGE + DERIVED, CHANNEL_SETS[0]),
+             ("gray", HISTOGRAM_PAGE, CHANNEL_SETS[1]), ("scope chart", SCOPE_PAGE, [])]
     for help_name, help_text in helps:
-        for channels in CHANNEL_SETS:
+        for page, page_msgids, channels in pages:
             owners = {}
-            derived = [(msgid, translate(msgid)) for msgid in DERIVED] \
-                if channels[0] != "Gray" else []
-            for msgid, text in window + derived + [("GIMP's Help (%s)" % help_name, help_text)]:
+            shown = [(msgid, translate(msgid)) for msgid in page_msgids]
+            for msgid, text in window + shown + [("GIMP's Help (%s)" % help_name, help_text)]:
                 letter = mnemonic(text)
                 if letter is None:
                     problems.append("%s: %r has no mnemonic" % (label, text))
@@ -82,9 +90,9 @@ def check(label, translate, helps, problems):
             for letter, texts in sorted(owners.items()):
                 others = [t for t in texts if not t.startswith("channel ")]
                 if len(texts) > 1 and others:
-                    problems.append("%s, %s layer, %s: Alt+%s is %s"
-                                    % (label, "gray" if channels[0] == "Gray" else "RGB",
-                                       help_name, letter, " and ".join(repr(t) for t in texts)))
+                    problems.append("%s, %s page, %s: Alt+%s is %s"
+                                    % (label, page, help_name, letter,
+                                       " and ".join(repr(t) for t in texts)))
 
 
 def main():
@@ -96,10 +104,14 @@ def main():
     args = ap.parse_args()
 
     problems = []
-    source = open(args.dialog, encoding="utf-8").read()
-    for msgid in WINDOW + DERIVED:
+    folder = os.path.dirname(os.path.abspath(args.dialog))
+    source = "".join(open(os.path.join(folder, name), encoding="utf-8").read()
+                     for name in sorted(os.listdir(folder))
+                     if name == os.path.basename(args.dialog)
+                     or (name.startswith("chart") and name.endswith(".c")))
+    for msgid in WINDOW + HISTOGRAM_PAGE + SCOPE_PAGE + DERIVED:
         if '_ ("%s")' % msgid not in source:
-            problems.append("%r is not in %s: update WINDOW" % (msgid, args.dialog))
+            problems.append("%r is not in %s or its charts: update WINDOW" % (msgid, args.dialog))
 
     catalogs = []
     for spec in args.help_catalog:

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""The dialog's charts (issue 29), seen in GIMP's full UI under Xvfb.
+
+GIMP (2.10 or 3.0) makes a 320 x 200 RGB image, gray (128, 128, 128) but for its left 64
+columns, which are white, displays it and runs plug-in-gpu-histogram interactively.  Then, from
+outside GIMP as a user would:
+
+  1. each chart's tab (Histogram, Waveform, RGB Parade, Vectorscope) clicked: the chart's widget,
+     by its accessible name, is there and showing, and the others' are not;
+  2. the waveform's read-out under the pointer, at its top left (the white columns' level 255)
+     and half-way up its right part (the gray columns' level 128): the image columns and levels
+     it names, and its red, green and blue counts, against the counts the image must give (200
+     pixels a column at its level);
+  3. the parade's read-out in its left third: red only, the same counts;
+  4. the vectorscope's read-out at its centre: Cb 128, Cr 128, neutral, and every pixel of the
+     image (gray and white are both neutral);
+  5. Export (Alt+X) with the vectorscope shown: a PNG of the chart as drawn (a square, the size
+     of the widget's shorter side), white at the neutral cell, black nearly everywhere else;
+  6. Close: the dialog goes, GIMP still runs, no plug-in crashed.
+
+A screenshot of each chart goes to --outdir: charts-gimp<N>-<chart>.png.
+
+Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool, ImageMagick, pyatspi or GIMP).
+"""
+
+import importlib.util
+import os
+import re
+import sys
+import time
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import a11y  # noqa: E402
+from screen import Window, read_ppm, xdotool  # noqa: E402
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+dialog_tests = load("dialog_tests", "dialog-tests.py")
+follow_tests = load("follow_tests", "follow-tests.py")
+
+SKIP = 77
+TITLE = "GPU Histogram"
+WIDTH, HEIGHT, WHITE_COLUMNS = 320, 200, 64
+# The tabs, and the accessible names of their charts' widgets (plugin/ui/chart*.c).
+CHARTS = [("Histogram", "histogram"), ("Waveform", "waveform"), ("RGB Parade", "parade"),
+          ("Vectorscope", "vectorscope")]
+
+# Each node named one of argv[2:]: its role, screen rectangle and whether it is showing.
+NODES = a11y.WALK + r"""
+found = []
+def visit(node, name, role):
+    if name in sys.argv[2:]:
+        e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        showing = node.getState().contains(pyatspi.STATE_SHOWING)
+        found.append("node %d %d %d %d %d %s|%s" % (e.x, e.y, e.width, e.height, showing,
+                                                    role, name))
+deadline = time.time() + float(sys.argv[1])
+while time.time() < deadline and not found:
+    walk_desktop(visit)
+    time.sleep(0.3)
+for line in found:
+    print(line)
+"""
+
+
+def nodes(python, env, names, seconds=20):
+    """[(name, role, (x, y, width, height), showing)] of the nodes with these names."""
+    found = []
+    for line in a11y._probe(python, env, NODES, seconds, *names):
+        if line.startswith("node "):
+            fields = line[len("node "):].split(" ", 5)
+            role, name = fields[5].split("|", 1)
+            found.append((name, role, tuple(int(v) for v in fields[:4]), fields[4] == "1"))
+    return found
+
+
+def batch_script(version, work):
+    if version == "3":
+        layer = '(gimp-layer-new img "Gray" %d %d RGB-IMAGE 100 LAYER-MODE-NORMAL)'
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img (vector layer) "" 0 FALSE)'
+    else:
+        layer = '(gimp-layer-new img %d %d RGB-IMAGE "Gray" 100 LAYER-MODE-NORMAL)'
+        run = '(plug-in-gpu-histogram RUN-INTERACTIVE img layer "" 0 FALSE 256 0 0)'
+    return """
+(let* ((img (car (gimp-image-new %(w)d %(h)d RGB)))
+       (layer (car %(layer)s)))
+  (gimp-image-insert-layer img layer 0 0)
+  (gimp-context-set-foreground '(128 128 128))
+  (gimp-drawable-edit-fill layer FILL-FOREGROUND)
+  (gimp-image-select-rectangle img CHANNEL-OP-REPLACE 0 0 %(white)d %(h)d)
+  (gimp-context-set-foreground '(255 255 255))
+  (gimp-drawable-edit-fill layer FILL-FOREGROUND)
+  (gimp-selection-none img)
+  (gimp-display-new img)
+  (gimp-displays-flush)
+  (gimp-image-clean-all img)
+  %(run)s
+  (let ((port (open-output-file "%(done)s"))) (display "done" port) (close-output-port port)))
+""" % dict(w=WIDTH, h=HEIGHT, white=WHITE_COLUMNS, layer=layer % (WIDTH, HEIGHT), run=run,
+           done=os.path.join(work, "done"))
+
+
+class Charts:
+    def __init__(self, checks, env, python, dialog, work, shots):
+        self.checks, self.env, self.python, self.work = checks, env, python, work
+        self.shots = shots  # "DIR/charts-gimpN": a screenshot a chart, DIR/charts-gimpN-NAME.png
+        self.dialog = Window(env, dialog)
+
+    def show(self, tab, widget):
+        """Clicks the tab; the chart's widget shows, the other charts' do not.  Returns the
+        widget's rectangle, or None."""
+        tabs = [n for n in nodes(self.python, self.env, [tab]) if n[1] == "page tab"]
+        if not tabs:
+            self.checks.ok(False, "the tab '%s' is there" % tab)
+            return None
+        x, y, w, h = tabs[0][2]
+        self.dialog.click(x + w // 2, y + h // 2)
+        time.sleep(1.0)
+        self.dialog.grab("%s-%s.png" % (self.shots, widget.replace(" ", "-")))
+        found = nodes(self.python, self.env, [name for _, name in CHARTS])
+        shown = [n for n in found if n[3] and n[2][2] > 0 and n[2][3] > 0]
+        self.checks.ok([n[0] for n in shown] == [widget],
+                       "%s: its chart '%s' shows, alone" % (tab, widget),
+                       str([(n[0], n[2], n[3]) for n in found]))
+        return shown[0][2] if shown and shown[0][0] == widget else None
+
+    def read_out(self, area, dx, dy, start):
+        """Moves the pointer across the chart (area: its rectangle) to (dx, dy) in it and
+        returns the read-out starting `start`."""
+        x, y, w, h = area
+        for step in range(4):
+            self.dialog.move(x + w // 2 + (dx - w // 2) * step // 3,
+                             y + h // 2 + (dy - h // 2) * step // 3)
+        time.sleep(0.5)
+        return a11y.label_starting(self.python, self.env, start, 10)
+
+
+# "Columns 0–1, level 255: Red 400, Green 400, Blue 400" (levels a–b where a pixel holds more)
+WAVEFORM_TEXT = re.compile(r"^Columns? (\d+)(?:–(\d+))?, levels? (\d+)(?:–(\d+))?:(.*)$")
+
+
+def expected_waveform(c0, c1, b0, b1):
+    """The pixels of image columns c0..c1 at levels b0..b1, a channel: 200 a column whose level
+    (255 white, 128 gray) is among them."""
+    total = 0
+    for column in range(c0, c1 + 1):
+        level = 255 if column < WHITE_COLUMNS else 128
+        total += HEIGHT if b0 <= level <= b1 else 0
+    return total
+
+
+def row_of(level, height):
+    """The first row from the top of a chart `height` pixels tall that draws `level` of 256
+    (gpuhist.h: row height - 1 - y draws bins floor (y * 256 / height) on)."""
+    return height - 1 - (level * height + 255) // 256
+
+
+def check_waveform_text(checks, what, text, channels, level):
+    """The read-out at a spot of level `level`."""
+    m = WAVEFORM_TEXT.match(text or "")
+    if not checks.ok(m is not None, "%s: the read-out names columns, levels and counts" % what,
+                     str(text)):
+        return
+    c0, b0 = int(m.group(1)), int(m.group(3))
+    c1 = int(m.group(2)) if m.group(2) else c0
+    b1 = int(m.group(4)) if m.group(4) else b0
+    counts = dict((name, float(value)) for name, value in
+                  re.findall(r"(\w+) (\d+(?:\.\d+)?)", m.group(5)))
+    want = expected_waveform(c0, c1, b0, b1)
+    checks.ok(want > 0 and b0 <= level <= b1 and sorted(counts) == sorted(channels)
+              and all(counts[c] == want for c in channels),
+              "%s: %s each %d pixels, as the image has in columns %d–%d at levels %d–%d"
+              % (what, "/".join(channels), want, c0, c1, b0, b1), text)
+
+
+def check_waveforms(checks, charts):
+    rgb = ["Red", "Green", "Blue"]
+    area = charts.show("Waveform", "waveform")
+    if area is not None:
+        check_waveform_text(checks, "waveform, top left",
+                            charts.read_out(area, 2, row_of(255, area[3]), "Column"), rgb, 255)
+        check_waveform_text(checks, "waveform, level 128 on the right",
+                            charts.read_out(area, area[2] * 3 // 4, row_of(128, area[3]),
+                                            "Column"), rgb, 128)
+    area = charts.show("RGB Parade", "parade")
+    if area is not None:
+        check_waveform_text(checks, "parade, red's panel, top left",
+                            charts.read_out(area, 1, row_of(255, area[3]), "Column"), ["Red"],
+                            255)
+
+
+def check_vectorscope(checks, charts):
+    """The read-out at the centre; returns the widget's rectangle, or None."""
+    area = charts.show("Vectorscope", "vectorscope")
+    if area is None:
+        return None
+    w, h = area[2], area[3]
+    text = None
+    # the neutral cell is one pixel of an odd-sided square or a few of a larger one: look round
+    for dx, dy in [(0, 0), (0, -1), (-1, 0), (-1, -1), (1, 0), (0, 1), (1, 1)]:
+        text = charts.read_out(area, w // 2 + dx, h // 2 + dy, "Cb ")
+        if text is not None and text.startswith("Cb 128, Cr 128:"):
+            break
+    m = re.match(r"^Cb 128, Cr 128: neutral; (\d+) pixels$", text or "")
+    checks.ok(m is not None and int(m.group(1)) == WIDTH * HEIGHT,
+              "vectorscope, centre: Cb 128, Cr 128, neutral, every one of the %d pixels"
+              % (WIDTH * HEIGHT), str(text))
+    return area
+
+
+def check_export(checks, charts, area):
+    """Export with the vectorscope shown, into a PNG of the chart."""
+    path = os.path.join(charts.work, "chart.png")
+    charts.dialog.keys("alt+x")
+    chooser = follow_tests.find_window(charts.env, "^Export the Histogram$", 20, visible=True)
+    if not checks.ok(chooser is not None, "Export opened its file chooser"):
+        return
+    time.sleep(1.0)
+    Window(charts.env, chooser).keys("ctrl+a")
+    Window(charts.env, chooser).type(path)
+    Window(charts.env, chooser).keys("Return")
+    deadline = time.time() + 20
+    while time.time() < deadline and not os.path.exists(path):
+        time.sleep(0.5)
+    time.sleep(0.5)
+    if not checks.ok(os.path.exists(path), "Export wrote %s" % path):
+        return
+    with open(path, "rb") as f:
+        checks.ok(f.read(8) == b"\x89PNG\r\n\x1a\n", "the file is a PNG")
+    width, height, pixels = read_ppm(path, charts.env)
+    side = min(area[2], area[3])
+    checks.ok((width, height) == (side, side),
+              "the PNG is the vectorscope as drawn: %d x %d" % (side, side),
+              "%d x %d" % (width, height))
+    if width != height or width < 16:
+        return
+    centre = (128 * width + width // 2) // 256  # cell 128's pixel (gpuhist.h)
+    at = ((height - 1 - centre) * width + centre) * 3
+    dark = sum(1 for i in range(0, len(pixels), 3) if max(pixels[i:i + 3]) < 100)
+    checks.ok(tuple(pixels[at:at + 3]) == (255, 255, 255) and dark > 0.8 * width * height,
+              "the PNG shows the image's one colour, neutral, white at the centre on black",
+              "centre %s, dark pixels %d of %d" % (tuple(pixels[at:at + 3]), dark,
+                                                   width * height))
+
+
+def main():
+    args = follow_tests.arguments()
+    checks = dialog_tests.Checks()
+    if dialog_tests.which_all(["convert"]):
+        print("1..0 # SKIP missing: convert (ImageMagick)")
+        return SKIP
+    prepared = follow_tests.prepare(args, follow_tests.SESSIONRC, {})
+    if prepared is None:
+        return SKIP
+    gimp, python, work, env = prepared
+    if args.gimp_version == "2":
+        follow_tests.bridge_for_plugins_only(env)
+    started = follow_tests.start_gimp(gimp, env, work, batch_script(args.gimp_version, work))
+    if started is None:
+        return SKIP
+    gimp_proc, log, helpers = started
+    try:
+        dialog = follow_tests.find_window(env, "^%s$" % TITLE, 240, gimp_proc)
+        if not checks.ok(dialog is not None, "the dialog window appeared"):
+            return 1
+        xdotool(env, "windowmove", dialog, "0", "0")
+        time.sleep(3.0)
+        charts = Charts(checks, env, python, dialog, work,
+                        os.path.join(args.outdir, "charts-gimp%s" % args.gimp_version))
+        charts.show("Histogram", "histogram")
+        check_waveforms(checks, charts)
+        area = check_vectorscope(checks, charts)
+        if area is not None:
+            check_export(checks, charts, area)
+        follow = follow_tests.Follow.__new__(follow_tests.Follow)
+        follow.dialog = charts.dialog
+        follow_tests.close_dialog(checks, env, follow, gimp_proc)
+        follow_tests.no_crash(checks, log)
+    finally:
+        dialog_tests.tear_down(checks, gimp_proc, log, helpers, work, args.keep)
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
