@@ -29,9 +29,7 @@ make_engine (gpointer data)
   /* Staging for the plug-in's strips only: pinning the default budget costs as long as fetching
    * a large layer (docs/BENCHMARKS.md). */
   options.memory_budget = 2 * GPUHIST_STRIP_TARGET_BYTES;
-  /* The scopes' tables are not staging: the largest the plug-in asks for (six channels of 1024
-   * columns of 1024 levels, weighted) takes 96 MiB. */
-  options.table_budget = GH_DEFAULT_MEMORY_BUDGET;
+  options.table_budget = GPUHIST_TABLE_BUDGET;
   /* GIMP serves each tile of the next strip while this one is counted: a counting thread on
    * every core made GIMP's side of the fetch wait for a CPU, and the whole run slower than one
    * thread fewer (docs/BENCHMARKS.md, "one CPU left to GIMP"). */

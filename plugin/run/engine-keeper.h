@@ -19,6 +19,11 @@
 
 G_BEGIN_DECLS
 
+/* Bytes the engine's result tables may take (gh_options.table_budget), apart from its staging
+ * of two strips: the largest plug-in-gpu-scopes asks for, six weighted waveforms of 1024 columns
+ * of 1024 levels, takes 96 MiB. */
+#define GPUHIST_TABLE_BUDGET ((size_t) 256 << 20)
+
 /* How a run got its engine. */
 typedef struct
 {

@@ -1,5 +1,6 @@
 /* gpu-histogram: the list of the dialog's charts.  See chart.h. */
 #include "chart.h"
+#include "engine-keeper.h"
 #include "stream.h"
 
 const GpuhistChart *const gpuhist_charts[GPUHIST_N_CHARTS] = {
@@ -18,10 +19,11 @@ gpuhist_charts_need_scopes (void)
   return FALSE;
 }
 
-/* The most cells the dialog lets a waveform have: the engine refuses a scope table larger than its
- * memory budget, which the plug-in's engine keeps to its two strips (engine-keeper.c), at 16
- * bytes a cell (weighted runs' sums). */
-#define MOST_WAVEFORM_CELLS ((gint64) (2 * GPUHIST_STRIP_TARGET_BYTES / sizeof (gh_u128)))
+/* The most cells the dialog lets a waveform have: a quarter of the engine's table budget at 16
+ * bytes a cell (weighted runs' sums), since the report keeps every cell again as a double and a
+ * sum, and the dialog counts again and again: 4 Mi cells, 1024 columns of six tables up to 512
+ * levels, 682 at 1024. */
+#define MOST_WAVEFORM_CELLS ((gint64) (GPUHIST_TABLE_BUDGET / 4 / sizeof (gh_u128)))
 
 int
 gpuhist_charts_waveform_columns (const GpuhistSource *source, const GpuhistSettings *settings)
