@@ -67,8 +67,8 @@ extern const GpuhistChart gpuhist_chart_vectorscope;
 gboolean gpuhist_charts_need_scopes (void);
 
 /* The waveform's columns the dialog asks for on this source: the default (gpuhist_waveform_columns)
- * where the table stays small, fewer where many bins or channels would make it larger than the
- * engine's memory budget lets a table be. */
+ * where the table stays small, fewer where many bins or channels would make it larger than a
+ * quarter of the engine's table budget (charts.c). */
 int gpuhist_charts_waveform_columns (const GpuhistSource *source, const GpuhistSettings *settings);
 
 G_END_DECLS
