@@ -30,19 +30,6 @@ file_filter (const char *name, const char *pattern)
   return filter;
 }
 
-/* The chart of the page shown. */
-static int
-shown_chart (GpuhistDialog *d)
-{
-  GtkNotebook *notebook = GTK_NOTEBOOK (d->notebook);
-  GtkWidget *page = gtk_notebook_get_nth_page (notebook, gtk_notebook_get_current_page (notebook));
-
-  for (int i = 0; i < GPUHIST_N_CHARTS; i++)
-    if (d->chart_pages[i] == page)
-      return i;
-  return 0;
-}
-
 /* The file the user chose; without a known extension, the chosen filter's.  NULL for none. */
 static gchar *
 chosen_path (GtkWidget *chooser, GtkFileFilter *json, GtkFileFilter *png)
@@ -105,7 +92,7 @@ void
 gpuhist_dialog_export_clicked (GtkButton *button, gpointer data)
 {
   GpuhistDialog *d = data;
-  int chart = shown_chart (d);
+  int chart = gpuhist_dialog_shown_chart (d);
   GtkFileFilter *json, *png;
   GtkWidget *chooser = export_chooser (d, chart, &json, &png);
 

@@ -89,6 +89,40 @@ gpuhist_speedup_over_global (const gh_result *result, gh_timing_kind kind)
   return global / other;
 }
 
+/* A scope table's contention: the busiest cell's share of the pixels that can reach it (its
+ * column's in a waveform, whose blocks own columns; the whole table's in the vectorscope) and
+ * the cells used, of the table that has the most. */
+static void
+scope_contention_of (const gh_scope *table, int scope, double *busiest_share, int *cells_used)
+{
+  const size_t group
+      = scope == GH_SCOPE_WAVEFORM ? (size_t) table->bins : (size_t) table->columns * table->bins;
+  const size_t cells = (size_t) table->columns * table->bins;
+
+  *busiest_share = 0.0;
+  *cells_used = 0;
+  for (int t = 0; t < table->tables && table->values != NULL; t++)
+    {
+      const double *values = table->values + (size_t) t * cells;
+      int used = 0;
+
+      for (size_t g = 0; g < cells; g += group)
+        {
+          double total = 0.0, busiest = 0.0;
+
+          for (size_t i = g; i < g + group; i++)
+            {
+              total += values[i];
+              busiest = MAX (busiest, values[i]);
+              used += values[i] > 0.0;
+            }
+          if (total > 0.0)
+            *busiest_share = MAX (*busiest_share, busiest / total);
+        }
+      *cells_used = MAX (*cells_used, used);
+    }
+}
+
 /* The busiest-bin share and the bins used of the channel that has the most contention. */
 static void
 contention_of (const gh_result *result, double *busiest_share, int *bins_used)
@@ -187,12 +221,15 @@ gpuhist_format_timing_cells (const GpuhistReport *report, GpuhistTimingRow row, 
 }
 
 void
-gpuhist_format_compare_cells (const gh_result *result, const char *name, gchar **cells)
+gpuhist_format_compare_cells (const gh_result *result, int scope, const char *name, gchar **cells)
 {
   double busiest_share;
   int bins_used;
 
-  contention_of (result, &busiest_share, &bins_used);
+  if (scope >= 0 && scope < GH_N_SCOPES)
+    scope_contention_of (&result->scopes[scope], scope, &busiest_share, &bins_used);
+  else
+    contention_of (result, &busiest_share, &bins_used);
   cells[0] = g_markup_escape_text (name, -1);
   cells[1] = gpuhist_format_percent (100.0 * busiest_share);
   cells[2] = g_strdup_printf ("%d", bins_used);
@@ -333,20 +370,14 @@ gpuhist_format_backend (const GpuhistReport *report)
                                   report->layer.backend);
 }
 
-gchar *
-gpuhist_format_strategy (const GpuhistReport *report)
+/* The fastest kernel's time over the read-only pass's, on a line of its own; nothing when
+ * either did not run. */
+static void
+append_ceiling_ratio (GString *text, const gh_result *layer)
 {
-  const gh_result *layer = &report->layer;
   double fastest = gpuhist_timing_median (layer, GH_TIME_FASTEST);
   double ceiling = gpuhist_timing_median (layer, GH_TIME_READ_ONLY);
-  GString *text = g_string_new (NULL);
 
-  if (layer->counts == NULL && layer->values == NULL)
-    return g_string_free (text, FALSE);
-  /* TRANSLATORS: e.g. "4096 bins a channel; the fastest kernel ran as: shared, 4 ch x 4096
-   * bins, 64 KiB shared" */
-  g_string_printf (text, _ ("%d bins a channel; the fastest kernel ran as: %s"), layer->bins,
-                   layer->layout[0] != '\0' ? layer->layout : _ ("—"));
   if (fastest > 0.0 && ceiling > 0.0)
     {
       gchar *times = g_strdup_printf ("%.2f", fastest / ceiling);
@@ -356,6 +387,62 @@ gpuhist_format_strategy (const GpuhistReport *report)
       g_string_append_printf (text, _ ("It took %s× the read-only ceiling's time."), times);
       g_free (times);
     }
+}
+
+static void
+take_scope_timings (gh_result *result, int scope)
+{
+  static const gh_timing_kind kernels[]
+      = { GH_TIME_GLOBAL_ATOMICS, GH_TIME_PRIVATIZED, GH_TIME_FASTEST };
+  const gh_timing none = { 0 };
+
+  for (gsize k = 0; k < G_N_ELEMENTS (kernels); k++)
+    result->timing[kernels[k]]
+        = result->scopes[scope].tables > 0 ? result->scopes[scope].timing[kernels[k]] : none;
+}
+
+void
+gpuhist_report_scope_view (const GpuhistReport *report, int scope, GpuhistReport *view)
+{
+  *view = *report;
+  if (scope < 0 || scope >= GH_N_SCOPES)
+    return;
+  take_scope_timings (&view->layer, scope);
+  take_scope_timings (&view->flat, scope);
+  take_scope_timings (&view->noise, scope);
+}
+
+gchar *
+gpuhist_format_scope_strategy (const GpuhistReport *view, int scope)
+{
+  const gh_scope *table = &view->layer.scopes[scope];
+  GString *text = g_string_new (NULL);
+
+  if (table->tables == 0)
+    return g_string_free (text, FALSE);
+  if (scope == GH_SCOPE_WAVEFORM)
+    g_string_printf (text, _ ("The waveform's table: %d columns × %d levels × %d channels."),
+                     table->columns, table->bins, table->tables);
+  else
+    g_string_printf (text, _ ("The vectorscope's table: %d × %d cells."), table->columns,
+                     table->bins);
+  append_ceiling_ratio (text, &view->layer);
+  return g_string_free (text, FALSE);
+}
+
+gchar *
+gpuhist_format_strategy (const GpuhistReport *report)
+{
+  const gh_result *layer = &report->layer;
+  GString *text = g_string_new (NULL);
+
+  if (layer->counts == NULL && layer->values == NULL)
+    return g_string_free (text, FALSE);
+  /* TRANSLATORS: e.g. "4096 bins a channel; the fastest kernel ran as: shared, 4 ch x 4096
+   * bins, 64 KiB shared" */
+  g_string_printf (text, _ ("%d bins a channel; the fastest kernel ran as: %s"), layer->bins,
+                   layer->layout[0] != '\0' ? layer->layout : _ ("—"));
+  append_ceiling_ratio (text, layer);
   if (report->requested_bins > layer->bins)
     {
       g_string_append (text, "\n");

@@ -43,8 +43,12 @@ double gpuhist_speedup_over_global (const gh_result *result, gh_timing_kind kind
 
 /* The GPUHIST_TIMING_COLUMNS cells of a row of the timing table. */
 void gpuhist_format_timing_cells (const GpuhistReport *report, GpuhistTimingRow row, gchar **cells);
-/* The GPUHIST_COMPARE_COLUMNS cells of a row of the contention table; name is plain text. */
-void gpuhist_format_compare_cells (const gh_result *result, const char *name, gchar **cells);
+/* The GPUHIST_COMPARE_COLUMNS cells of a row of the contention table; name is plain text.
+ * scope (gh_scope_kind; -1: the histogram): the contention of that scope's table instead, the
+ * busiest cell's share of the pixels that can reach it (its column's, in a waveform) and the
+ * cells used; the timings are the result's (a scope view's: gpuhist_report_scope_view). */
+void gpuhist_format_compare_cells (const gh_result *result, int scope, const char *name,
+                                   gchar **cells);
 /* The statistics of one channel, all the cells of its row but the first (the channel's name):
  * GPUHIST_STATS_COLUMNS - 1 of them, the last two the clipping (gpuhist_channel_clipping,
  * 0..1) at the shadows and the highlights. */
@@ -74,6 +78,17 @@ gchar *gpuhist_format_counted (const GpuhistReport *report);
 /* Under the timing table, plain text: the fastest kernel's strategy, its time against the
  * read-only ceiling, and for an 8-bit layer asked for more bins that it has 256 levels. */
 gchar *gpuhist_format_strategy (const GpuhistReport *report);
+
+/* The report as the timing and contention tables show it for a chart of the scope `scope`
+ * (gh_scope_kind; -1: the histogram's, the report itself): a shallow copy whose layer, flat and
+ * noise results carry that scope's kernel timings (global atomics, privatized, fastest; "not
+ * run" where the scope was not counted), the read-only pass and the upload being the run's.
+ * Owns nothing: valid while the report is. */
+void gpuhist_report_scope_view (const GpuhistReport *report, int scope, GpuhistReport *view);
+
+/* gpuhist_format_strategy for the tables of a scope's view: what the table is (its cells) and
+ * the fastest kernel's time against the read-only ceiling's. */
+gchar *gpuhist_format_scope_strategy (const GpuhistReport *view, int scope);
 
 G_END_DECLS
 

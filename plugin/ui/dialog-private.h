@@ -118,11 +118,16 @@ GtkWidget *gpuhist_dialog_table_new (GtkListStore *store, const char *accessible
                                      const char *const *titles, int n_columns);
 GtkListStore *gpuhist_dialog_store_new (int n_columns);
 void gpuhist_dialog_update_all (GpuhistDialog *d);
+/* The timing table, the line under it and the contention table, for the chart shown: its
+ * scope's table for a scope chart, the histogram's otherwise. */
+void gpuhist_dialog_fill_tables (GpuhistDialog *d);
 void gpuhist_dialog_fill_compare (GpuhistDialog *d);
 /* The contention table as large as Compare will make it (the layer's row standing in for the
  * flat and the noise rows), for measuring the dialog. */
 void gpuhist_dialog_fill_compare_as_compared (GpuhistDialog *d);
 void gpuhist_dialog_set_status (GpuhistDialog *d, const char *text);
+/* dialog.c: the chart of the page shown (its index in gpuhist_charts). */
+int gpuhist_dialog_shown_chart (GpuhistDialog *d);
 /* A swatch of the channel's colour, then text (plain, or with a mnemonic). */
 gchar *gpuhist_dialog_channel_markup (const char *channel_name, const char *text);
 void gpuhist_dialog_range_changed (GpuhistHistogramView *view, gpointer data);

@@ -99,17 +99,31 @@ fill_stats (GpuhistDialog *d)
     }
 }
 
-static void
-fill_strategy (GpuhistDialog *d)
+/* The scope of the chart shown (gh_scope_kind), or -1 for the histogram. */
+static int
+shown_scope (GpuhistDialog *d)
 {
-  gchar *text = gpuhist_format_strategy (d->params.report);
+  switch (gpuhist_charts[gpuhist_dialog_shown_chart (d)]->engine_chart)
+    {
+    case GH_CHART_WAVEFORM:
+    case GH_CHART_PARADE: return GH_SCOPE_WAVEFORM;
+    case GH_CHART_VECTORSCOPE: return GH_SCOPE_VECTORSCOPE;
+    default: return -1;
+    }
+}
+
+static void
+fill_strategy (GpuhistDialog *d, const GpuhistReport *view, int scope)
+{
+  gchar *text
+      = scope < 0 ? gpuhist_format_strategy (view) : gpuhist_format_scope_strategy (view, scope);
 
   gtk_label_set_text (GTK_LABEL (d->strategy), text);
   g_free (text);
 }
 
 static void
-fill_timing (GpuhistDialog *d)
+fill_timing (GpuhistDialog *d, const GpuhistReport *view)
 {
   int row;
 
@@ -118,34 +132,49 @@ fill_timing (GpuhistDialog *d)
     {
       gchar *cells[GPUHIST_TIMING_COLUMNS];
 
-      gpuhist_format_timing_cells (d->params.report, row, cells);
+      gpuhist_format_timing_cells (view, row, cells);
       append_row (d->timing_store, cells, GPUHIST_TIMING_COLUMNS);
     }
 }
 
 void
+gpuhist_dialog_fill_tables (GpuhistDialog *d)
+{
+  const int scope = shown_scope (d);
+  GpuhistReport view;
+
+  gpuhist_report_scope_view (d->params.report, scope, &view);
+  fill_timing (d, &view);
+  fill_strategy (d, &view, scope);
+  gpuhist_dialog_fill_compare (d);
+}
+
+void
 gpuhist_dialog_fill_compare (GpuhistDialog *d)
 {
-  const GpuhistReport *report = d->params.report;
+  const int scope = shown_scope (d);
+  GpuhistReport shown;
+  const GpuhistReport *report = &shown;
   gchar *cells[GPUHIST_COMPARE_COLUMNS];
   gchar *name;
 
+  gpuhist_report_scope_view (d->params.report, scope, &shown);
   gtk_list_store_clear (d->compare_store);
   /* TRANSLATORS: the row of the user's own layer in the contention table */
   name = g_strdup_printf (_ ("Layer “%s”"),
                           report->drawable_name != NULL ? report->drawable_name : "");
-  gpuhist_format_compare_cells (&report->layer, name, cells);
+  gpuhist_format_compare_cells (&report->layer, scope, name, cells);
   append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
   g_free (name);
 
   if (report->flat.channels > 0)
     {
-      gpuhist_format_compare_cells (&report->flat, _ ("Flat"), cells);
+      gpuhist_format_compare_cells (&report->flat, scope, _ ("Flat"), cells);
       append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
     }
   if (report->noise.channels > 0)
     {
-      gpuhist_format_compare_cells (&report->noise, _ ("Uniform noise"), cells);
+      gpuhist_format_compare_cells (&report->noise, scope, _ ("Uniform noise"), cells);
       append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
     }
 }
@@ -160,7 +189,7 @@ gpuhist_dialog_fill_compare_as_compared (GpuhistDialog *d)
   gpuhist_dialog_fill_compare (d);
   for (i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      gpuhist_format_compare_cells (&d->params.report->layer, names[i], cells);
+      gpuhist_format_compare_cells (&d->params.report->layer, -1, names[i], cells);
       append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
     }
 }
@@ -216,9 +245,7 @@ gpuhist_dialog_update_all (GpuhistDialog *d)
   update_charts (d);
   fill_headline (d);
   fill_stats (d);
-  fill_timing (d);
-  fill_strategy (d);
-  gpuhist_dialog_fill_compare (d);
+  gpuhist_dialog_fill_tables (d);
   gpuhist_dialog_range_changed (GPUHIST_HISTOGRAM_VIEW (d->view), d);
 }
 

@@ -77,6 +77,28 @@ build_header (GpuhistDialog *d, GtkWidget *main_box)
   gtk_box_pack_start (GTK_BOX (main_box), row, FALSE, FALSE, 0);
 }
 
+int
+gpuhist_dialog_shown_chart (GpuhistDialog *d)
+{
+  GtkNotebook *notebook = GTK_NOTEBOOK (d->notebook);
+  GtkWidget *page = gtk_notebook_get_nth_page (notebook, gtk_notebook_get_current_page (notebook));
+
+  for (int i = 0; i < GPUHIST_N_CHARTS; i++)
+    if (d->chart_pages[i] == page)
+      return i;
+  return 0;
+}
+
+/* Another chart shown: the tables show its table's timings (no count). */
+static void
+chart_switched (GtkNotebook *notebook, GtkWidget *page, guint number, gpointer data)
+{
+  (void) notebook;
+  (void) page;
+  (void) number;
+  gpuhist_dialog_fill_tables (data);
+}
+
 /* A notebook of the charts (chart.h), a page each, in the order of their list; the pages that
  * the report cannot draw are hidden by gpuhist_dialog_update_all. */
 static GtkWidget *
@@ -91,6 +113,7 @@ build_charts (GpuhistDialog *d)
       gtk_notebook_append_page (GTK_NOTEBOOK (d->notebook), d->chart_pages[i],
                                 gtk_label_new_with_mnemonic (_ (chart->label)));
     }
+  g_signal_connect_after (d->notebook, "switch-page", G_CALLBACK (chart_switched), d);
   return d->notebook;
 }
 

@@ -13,7 +13,9 @@ outside GIMP as a user would:
      pixels a column at its level);
   3. the parade's read-out in its left third: red only, the same counts;
   4. the vectorscope's read-out at its centre: Cb 128, Cr 128, neutral, and every pixel of the
-     image (gray and white are both neutral);
+     image (gray and white are both neutral); with the vectorscope shown, the tables are its
+     table's: the line under the timing table names it, and the contention table's layer row
+     says 100 % in the busiest cell, one cell used (the histogram's: two levels);
   5. Export (Alt+X) with the vectorscope shown: a PNG of the chart as drawn (a square, the size
      of the widget's shorter side), white at the neutral cell, black nearly everywhere else;
   6. Close: the dialog goes, GIMP still runs, no plug-in crashed.
@@ -213,7 +215,23 @@ def check_vectorscope(checks, charts):
     checks.ok(m is not None and int(m.group(1)) == WIDTH * HEIGHT,
               "vectorscope, centre: Cb 128, Cr 128, neutral, every one of the %d pixels"
               % (WIDTH * HEIGHT), str(text))
+    check_shown_tables(checks, charts)
     return area
+
+
+def check_shown_tables(checks, charts):
+    """With the vectorscope shown, the tables are its table's: the line under the timing table
+    says what the table is, and the contention table's layer row has the vectorscope's
+    contention (every pixel of the image, white or gray, in the one neutral cell: 100 %, one
+    cell used), where the histogram's has two levels."""
+    line = a11y.label_starting(charts.python, charts.env, "The vectorscope's table", 10)
+    checks.ok(line is not None and line.startswith("The vectorscope's table: 256 × 256 cells."),
+              "vectorscope shown: the line under the timing table names its table", str(line))
+    rows = a11y.table_rows(charts.python, charts.env, "contention table", 10)
+    layer = rows[0] if rows else []
+    checks.ok(len(layer) > 2 and layer[1] == "100 %" and layer[2] == "1",
+              "vectorscope shown: the contention table's layer row is its table's (100 %, "
+              "1 cell used)", str(layer))
 
 
 def check_export(checks, charts, area):

@@ -110,7 +110,7 @@ test_compare_and_stats_cells (void)
   counts[10] = 3;
   counts[20] = 1;
   report_init (&report, counts);
-  gpuhist_format_compare_cells (&report.layer, "a <b>", cells);
+  gpuhist_format_compare_cells (&report.layer, -1, "a <b>", cells);
   g_assert_cmpstr (cells[0], ==, "a &lt;b&gt;");
   g_assert_cmpstr (cells[1], ==, "75 %");
   g_assert_cmpstr (cells[2], ==, "2");
@@ -127,6 +127,49 @@ test_compare_and_stats_cells (void)
   g_assert_cmpstr (stats_cells[8], ==, "0.04 %");  /* shadows clipped */
   g_assert_cmpstr (stats_cells[9], ==, "25.00 %"); /* highlights */
   free_cells (stats_cells, GPUHIST_STATS_COLUMNS - 1);
+}
+
+/* A scope chart's view: its table's kernel timings and contention, the run's read-only pass. */
+static void
+test_scope_view (void)
+{
+  uint64_t counts[256] = { 0 };
+  /* a waveform of one table, two columns of 256 levels: column 0 all at level 5 (4 pixels),
+   * column 1 split over levels 1 and 2 (1 and 3 pixels) */
+  double values[2 * 256] = { 0 };
+  GpuhistReport report, view;
+  gchar *cells[GPUHIST_COMPARE_COLUMNS];
+  gchar *line;
+
+  counts[5] = 4;
+  report_init (&report, counts);
+  values[5] = 4;
+  values[256 + 1] = 1;
+  values[256 + 2] = 3;
+  report.layer.scopes[GH_SCOPE_WAVEFORM]
+      = (gh_scope){ .tables = 1, .columns = 2, .bins = 256, .values = values };
+  report.layer.scopes[GH_SCOPE_WAVEFORM].timing[GH_TIME_FASTEST]
+      = (gh_timing){ .runs = 5, .median_ms = 3.0, .min_ms = 3.0, .max_ms = 3.0 };
+
+  gpuhist_report_scope_view (&report, GH_SCOPE_WAVEFORM, &view);
+  g_assert_cmpfloat (view.layer.timing[GH_TIME_FASTEST].median_ms, ==, 3.0);
+  g_assert_cmpint (view.layer.timing[GH_TIME_GLOBAL_ATOMICS].runs, ==, 0);     /* not timed */
+  g_assert_cmpfloat (view.layer.timing[GH_TIME_READ_ONLY].median_ms, ==, 0.5); /* the run's */
+  gpuhist_format_compare_cells (&view.layer, GH_SCOPE_WAVEFORM, "w", cells);
+  g_assert_cmpstr (cells[1], ==, "100 %"); /* column 0: one level holds all its pixels */
+  g_assert_cmpstr (cells[2], ==, "3");     /* cells used */
+  g_assert_cmpstr (cells[5], ==, "3.00 ms");
+  free_cells (cells, GPUHIST_COMPARE_COLUMNS);
+  line = gpuhist_format_scope_strategy (&view, GH_SCOPE_WAVEFORM);
+  g_assert_nonnull (strstr (line, "2 columns × 256 levels × 1 channels"));
+  g_assert_nonnull (strstr (line, "6.00×")); /* 3 ms over the read-only pass's 0.5 */
+  g_free (line);
+
+  /* the histogram's view is the report itself; a scope not counted shows nothing timed */
+  gpuhist_report_scope_view (&report, -1, &view);
+  g_assert_cmpfloat (view.layer.timing[GH_TIME_FASTEST].median_ms, ==, 1.0);
+  gpuhist_report_scope_view (&report, GH_SCOPE_VECTORSCOPE, &view);
+  g_assert_cmpint (view.layer.timing[GH_TIME_FASTEST].runs, ==, 0);
 }
 
 static void
@@ -273,6 +316,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format/timing-cells", test_timing_cells);
   g_test_add_func ("/format/compare-and-stats-cells", test_compare_and_stats_cells);
   g_test_add_func ("/format/lines", test_lines);
+  g_test_add_func ("/format/scope-view", test_scope_view);
   g_test_add_func ("/format/range-cells", test_range_cells);
   g_test_add_func ("/format/counted-line", test_counted_line);
   return g_test_run ();
