@@ -25,18 +25,7 @@ gpuhist_gimp3_add_histogram_arguments (GimpProcedure *procedure)
   /* bins takes any int, so that a wrong count is the plug-in's clear execution error. */
   gimp_procedure_add_int_argument (procedure, "bins", _ ("_Bins"), _ (GPUHIST_ARG_BINS_DOC),
                                    G_MININT, G_MAXINT, 256, G_PARAM_READWRITE);
-  gimp_procedure_add_choice_argument (
-      procedure, "weighting", _ ("Weighting"), _ (GPUHIST_ARG_WEIGHTING_DOC),
-      gimp_choice_new_with_values ("gimp", GPUHIST_WEIGHTING_GIMP, _ ("As GIMP counts"), NULL,
-                                   "pixels", GPUHIST_WEIGHTING_PIXELS, _ ("Whole pixels"), NULL,
-                                   NULL),
-      "gimp", G_PARAM_READWRITE);
-  gimp_procedure_add_choice_argument (
-      procedure, "source", _ ("Source"), _ (GPUHIST_ARG_SOURCE_DOC),
-      gimp_choice_new_with_values ("drawable", GPUHIST_SOURCE_DRAWABLE, _ ("The drawable"), NULL,
-                                   "visible", GPUHIST_SOURCE_VISIBLE, _ ("The visible image"), NULL,
-                                   NULL),
-      "drawable", G_PARAM_READWRITE);
+  gpuhist_gimp3_add_weighting_and_source (procedure);
   /* Not an argument (scripts have nothing to follow): the dialog's check box, kept with the
    * procedure's last values. */
   gimp_procedure_add_boolean_aux_argument (procedure, "follow", _ ("_Keep up with the image"),

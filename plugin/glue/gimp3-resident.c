@@ -21,30 +21,24 @@ busy_values (GimpProcedure *procedure)
       g_error_new_literal (GIMP_PLUG_IN_ERROR, 0, GPUHIST_RESIDENT_BUSY));
 }
 
-static GimpValueArray *
-run_resident_histogram (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
-                        GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
+/* A resident procedure's run: the procedure it stands in for (its run function in run_data)
+ * runs unless another run is under way here. */
+typedef struct
 {
+  GimpRunImageFunc run;
+} StandIn;
+
+static GimpValueArray *
+run_resident (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
+              GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
+{
+  const StandIn *stand_in = run_data;
   GimpValueArray *values;
 
   if (busy || gpuhist_keeper_resident_busy_for_tests ())
     return busy_values (procedure);
   busy = TRUE;
-  values = gpuhist_gimp3_run_histogram (procedure, run_mode, image, drawables, config, run_data);
-  busy = FALSE;
-  return values;
-}
-
-static GimpValueArray *
-run_resident_scopes (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
-                     GimpDrawable **drawables, GimpProcedureConfig *config, gpointer run_data)
-{
-  GimpValueArray *values;
-
-  if (busy || gpuhist_keeper_resident_busy_for_tests ())
-    return busy_values (procedure);
-  busy = TRUE;
-  values = gpuhist_gimp3_run_scopes (procedure, run_mode, image, drawables, config, run_data);
+  values = stand_in->run (procedure, run_mode, image, drawables, config, NULL);
   busy = FALSE;
   return values;
 }
@@ -52,10 +46,10 @@ run_resident_scopes (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *
 /* A temporary procedure of the resident process, with the arguments of the one it stands in for. */
 static void
 add_resident (GimpPlugIn *plug_in, const gchar *name, const gchar *blurb, const gchar *help,
-              GimpRunImageFunc run, void (*add_arguments) (GimpProcedure *procedure))
+              const StandIn *stand_in, void (*add_arguments) (GimpProcedure *procedure))
 {
-  GimpProcedure *resident
-      = gimp_image_procedure_new (plug_in, name, GIMP_PDB_PROC_TYPE_TEMPORARY, run, NULL, NULL);
+  GimpProcedure *resident = gimp_image_procedure_new (plug_in, name, GIMP_PDB_PROC_TYPE_TEMPORARY,
+                                                      run_resident, (gpointer) stand_in, NULL);
 
   gimp_procedure_set_image_types (resident, "*");
   gimp_procedure_set_documentation (resident, blurb, help, name);
@@ -70,16 +64,16 @@ GimpValueArray *
 gpuhist_gimp3_run_resident (GimpProcedure *procedure, GimpProcedureConfig *config,
                             gpointer run_data)
 {
+  static const StandIn histogram = { gpuhist_gimp3_run_histogram };
+  static const StandIn scopes = { gpuhist_gimp3_run_scopes };
   GimpPlugIn *plug_in = gimp_procedure_get_plug_in (procedure);
 
   (void) config;
   (void) run_data;
   add_resident (plug_in, GPUHIST_RESIDENT_PROC, GPUHIST_RESIDENT_PROC_BLURB,
-                GPUHIST_RESIDENT_PROC_HELP, run_resident_histogram,
-                gpuhist_gimp3_add_histogram_arguments);
+                GPUHIST_RESIDENT_PROC_HELP, &histogram, gpuhist_gimp3_add_histogram_arguments);
   add_resident (plug_in, GPUHIST_SCOPES_RESIDENT_PROC, GPUHIST_SCOPES_RESIDENT_PROC_BLURB,
-                GPUHIST_SCOPES_RESIDENT_PROC_HELP, run_resident_scopes,
-                gpuhist_gimp3_add_scopes_arguments);
+                GPUHIST_SCOPES_RESIDENT_PROC_HELP, &scopes, gpuhist_gimp3_add_scopes_arguments);
 
   gpuhist_keeper_keep (gpuhist_keeper_idle_seconds ());
   /* Messages are also read while a run's dialog is open, so that another call is answered

@@ -20,18 +20,7 @@ gpuhist_gimp3_add_scopes_arguments (GimpProcedure *procedure)
   gimp_procedure_add_int_argument (procedure, "columns", _ ("Columns"),
                                    _ (GPUHIST_SCOPES_ARG_COLUMNS_DOC), G_MININT, G_MAXINT,
                                    GPUHIST_DEFAULT_COLUMNS, G_PARAM_READWRITE);
-  gimp_procedure_add_choice_argument (
-      procedure, "weighting", _ ("Weighting"), _ (GPUHIST_ARG_WEIGHTING_DOC),
-      gimp_choice_new_with_values ("gimp", GPUHIST_WEIGHTING_GIMP, _ ("As GIMP counts"), NULL,
-                                   "pixels", GPUHIST_WEIGHTING_PIXELS, _ ("Whole pixels"), NULL,
-                                   NULL),
-      "gimp", G_PARAM_READWRITE);
-  gimp_procedure_add_choice_argument (
-      procedure, "source", _ ("Source"), _ (GPUHIST_ARG_SOURCE_DOC),
-      gimp_choice_new_with_values ("drawable", GPUHIST_SOURCE_DRAWABLE, _ ("The drawable"), NULL,
-                                   "visible", GPUHIST_SOURCE_VISIBLE, _ ("The visible image"), NULL,
-                                   NULL),
-      "drawable", G_PARAM_READWRITE);
+  gpuhist_gimp3_add_weighting_and_source (procedure);
 
   gimp_procedure_add_int_return_value (procedure, "n-channels", "Channels",
                                        GPUHIST_RET_N_CHANNELS_DOC, 0, GPUHIST_MAX_COUNTED_CHANNELS,

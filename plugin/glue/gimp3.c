@@ -138,6 +138,23 @@ gpuhist_plug_in_create_procedure (GimpPlugIn *plug_in, const gchar *name)
 
 /* --- what the procedures share --------------------------------------------------------------- */
 
+void
+gpuhist_gimp3_add_weighting_and_source (GimpProcedure *procedure)
+{
+  gimp_procedure_add_choice_argument (
+      procedure, "weighting", _ ("Weighting"), _ (GPUHIST_ARG_WEIGHTING_DOC),
+      gimp_choice_new_with_values ("gimp", GPUHIST_WEIGHTING_GIMP, _ ("As GIMP counts"), NULL,
+                                   "pixels", GPUHIST_WEIGHTING_PIXELS, _ ("Whole pixels"), NULL,
+                                   NULL),
+      "gimp", G_PARAM_READWRITE);
+  gimp_procedure_add_choice_argument (
+      procedure, "source", _ ("Source"), _ (GPUHIST_ARG_SOURCE_DOC),
+      gimp_choice_new_with_values ("drawable", GPUHIST_SOURCE_DRAWABLE, _ ("The drawable"), NULL,
+                                   "visible", GPUHIST_SOURCE_VISIBLE, _ ("The visible image"), NULL,
+                                   NULL),
+      "drawable", G_PARAM_READWRITE);
+}
+
 GimpValueArray *
 gpuhist_gimp3_check_drawables (GimpProcedure *procedure, GimpDrawable **drawables,
                                GpuhistRequest *request)

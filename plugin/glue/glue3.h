@@ -21,6 +21,8 @@ extern const GpuhistHost gpuhist_gimp3_host;
  * (the first) and n_drawables set. */
 GimpValueArray *gpuhist_gimp3_check_drawables (GimpProcedure *procedure, GimpDrawable **drawables,
                                                GpuhistRequest *request);
+/* The weighting and source arguments, the same in every procedure that counts. */
+void gpuhist_gimp3_add_weighting_and_source (GimpProcedure *procedure);
 /* Runs the flow (flow.h) with the 3.0 host table: NULL when it counted (the caller returns the
  * report), else the values of the cancel or of the execution error. */
 GimpValueArray *gpuhist_gimp3_flow (GimpProcedure *procedure, GpuhistRequest *request,

@@ -3,6 +3,8 @@
 #ifndef GPUHIST_REPORT_H
 #define GPUHIST_REPORT_H
 
+#include <cairo.h>
+
 #include "core.h"
 
 G_BEGIN_DECLS
@@ -56,6 +58,14 @@ gboolean gpuhist_report_write (const GpuhistReport *report, const char *path, GE
  * (when counted).  Through cairo's PNG writer. */
 gboolean gpuhist_report_write_charts (const GpuhistReport *report, const char *path,
                                       GError **error);
+
+/* A chart of the result drawn by the engine's renderer (gh_render_chart) at width x height, as
+ * an opaque RGB24 cairo surface; NULL with *error set when it cannot be drawn. */
+cairo_surface_t *gpuhist_chart_surface (const gh_result *result, gh_chart chart,
+                                        const gh_render_options *options, int width, int height,
+                                        GError **error);
+/* Saves a surface as a PNG; FALSE with *error saying why. */
+gboolean gpuhist_surface_write_png (cairo_surface_t *surface, const char *path, GError **error);
 
 G_END_DECLS
 

@@ -188,7 +188,7 @@ export_png (GtkWidget *page, const char *path, GError **error)
   GtkWidget *view = children->data; /* the view is the page's first child (create) */
   GtkAllocation allocation;
   cairo_surface_t *surface;
-  cairo_status_t status;
+  gboolean ok;
   cairo_t *cr;
 
   g_list_free (children);
@@ -200,13 +200,9 @@ export_png (GtkWidget *page, const char *path, GError **error)
   cairo_paint (cr);
   gpuhist_histogram_view_draw_on (GPUHIST_HISTOGRAM_VIEW (view), cr);
   cairo_destroy (cr);
-  status = cairo_surface_write_to_png (surface, path);
+  ok = gpuhist_surface_write_png (surface, path, error);
   cairo_surface_destroy (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    return TRUE;
-  g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE, _ ("Could not write \"%s\": %s"), path,
-               cairo_status_to_string (status));
-  return FALSE;
+  return ok;
 }
 
 const GpuhistChart gpuhist_chart_histogram = {

@@ -11,6 +11,7 @@
 #include "chart-scope.h"
 #include "dialog-private.h"
 #include "gtk-compat.h"
+#include "report.h"
 
 #define PAGE_KEY "gpuhist-scope-page"
 
@@ -99,50 +100,16 @@ render_options (const ScopePage *sp, gh_render_options *options)
     options->channels = gpuhist_scope_waveform_channels (&sp->d->params.report->layer);
 }
 
-/* The renderer's RGBA bytes as cairo's native-endian xRGB words. */
-static void
-copy_pixels (const guint8 *rgba, int width, int height, cairo_surface_t *surface)
-{
-  guint8 *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-
-  cairo_surface_flush (surface);
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++)
-      {
-        const guint8 *p = rgba + ((size_t) y * width + x) * 4;
-
-        ((guint32 *) (data + (size_t) y * stride))[x]
-            = 0xff000000u | (guint32) p[0] << 16 | (guint32) p[1] << 8 | p[2];
-      }
-  cairo_surface_mark_dirty (surface);
-}
-
 /* The chart drawn width x height as an image surface; NULL with *error set when the report
  * cannot draw it. */
 static cairo_surface_t *
 render (const ScopePage *sp, int width, int height, GError **error)
 {
-  gh_error gherr = { GH_OK, "" };
   gh_render_options options;
-  cairo_surface_t *surface = NULL;
-  guint8 *rgba = g_try_malloc ((gsize) width * height * 4);
 
   render_options (sp, &options);
-  if (rgba == NULL)
-    g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE, _ ("No memory for a %d × %d chart."),
-                 width, height);
-  else if (gh_render_chart (&sp->d->params.report->layer, (gh_chart) sp->chart->engine_chart,
-                            &options, width, height, rgba, (size_t) width * 4, &gherr)
-           != GH_OK)
-    gpuhist_set_engine_error (error, &gherr);
-  else
-    {
-      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
-      copy_pixels (rgba, width, height, surface);
-    }
-  g_free (rgba);
-  return surface;
+  return gpuhist_chart_surface (&sp->d->params.report->layer, (gh_chart) sp->chart->engine_chart,
+                                &options, width, height, error);
 }
 
 static gboolean
@@ -285,7 +252,7 @@ gpuhist_scope_page_export_png (GtkWidget *page, const char *path, GError **error
   int width = sp->place.width, height = sp->place.height;
   gh_error gherr = { GH_OK, "" };
   cairo_surface_t *surface;
-  cairo_status_t status;
+  gboolean ok;
 
   /* A chart never shown has no size of its own yet: its natural one. */
   if (sp->drawn == NULL && width <= 1 && height <= 1
@@ -296,11 +263,7 @@ gpuhist_scope_page_export_png (GtkWidget *page, const char *path, GError **error
   surface = render (sp, width, height, error);
   if (surface == NULL)
     return FALSE;
-  status = cairo_surface_write_to_png (surface, path);
+  ok = gpuhist_surface_write_png (surface, path, error);
   cairo_surface_destroy (surface);
-  if (status == CAIRO_STATUS_SUCCESS)
-    return TRUE;
-  g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE, _ ("Could not write \"%s\": %s"), path,
-               cairo_status_to_string (status));
-  return FALSE;
+  return ok;
 }
