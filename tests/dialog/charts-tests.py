@@ -293,6 +293,8 @@ def main():
         time.sleep(3.0)
         charts = Charts(checks, env, python, dialog, work,
                         os.path.join(args.outdir, "charts-gimp%s" % args.gimp_version))
+        # on the GPU machine (GPUHIST_TEST_REQUIRE_GPU=1): the count named the GPU
+        dialog_tests.check_backend_line(checks, python, env, "the count")
         charts.show("Histogram", "histogram")
         check_waveforms(checks, charts)
         area = check_vectorscope(checks, charts)

@@ -403,6 +403,8 @@ def main():
         time.sleep(3.0)
         follow = Follow(checks, env, python, dialog, image, work)
         checks.ok(bool(follow.shown), "the statistics table is read", str(follow.shown[:1]))
+        # on the GPU machine (GPUHIST_TEST_REQUIRE_GPU=1): the count named the GPU
+        dialog_tests.check_backend_line(checks, python, env, "the first count")
         run_steps(checks, env, python, follow, gimp_proc, args.no_follow, args.gimp_version)
         close_dialog(checks, env, follow, gimp_proc)
         no_crash(checks, log)
