@@ -1,5 +1,8 @@
 /* gpu-histogram: the one run flow.  See flow.h. */
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
@@ -125,6 +128,21 @@ bound_tile_cache (void)
     g_object_set (gegl_config (), "tile-cache-size", TILE_CACHE_BYTES, NULL);
 }
 
+/* A run's tables (a scope's are megabytes, and a weighted table twice that) go back to the system
+ * when freed.  glibc otherwise raises its mmap threshold past the first such block it frees and
+ * serves the next from its heaps, where they fragment: the dialog's counts in a row then made the
+ * plug-in's RSS creep by a table's size now and then (follow-busy-tests.py).  A fixed threshold
+ * also turns that adjustment off. */
+#define LARGE_BLOCK_BYTES (256 << 10)
+
+static void
+return_large_blocks (void)
+{
+#ifdef M_MMAP_THRESHOLD
+  mallopt (M_MMAP_THRESHOLD, LARGE_BLOCK_BYTES);
+#endif
+}
+
 /* The pixels as a source, the engine starting up while GIMP gives them.  note NULL: the note
  * about several drawables was made already, or is not wanted. */
 static gboolean
@@ -150,6 +168,7 @@ open_source (const GpuhistHost *host, const GpuhistRequest *request, const Sourc
     gpuhist_keeper_prepare ();
   open->buffer = host->get_buffer (items->pixels);
   bound_tile_cache ();
+  return_large_blocks ();
   if (open->buffer == NULL)
     {
       g_free (name);
