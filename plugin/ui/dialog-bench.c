@@ -8,6 +8,7 @@
  *   count N ok|failed ms=<count> gap_ms=<longest gap> slice_ms=<longest fetch slice>
  *         copy_ms=<GIMP copying what is counted> poll_ms=<longest poll during the count>
  *         rss_kb=<now> hwm_kb=<peak> shown_us=<wall clock when the tables were filled>
+ *         gpu=<1 when the table shown was counted on the GPU, else 0>
  *
  * and each change that following sees, "change seen_us=<wall clock>".  GPUHIST_DIALOG_REPEAT=N
  * counts N times in a row after the first Re-run or change (the re-counts in a row of the
@@ -97,12 +98,14 @@ gpuhist_dialog_bench_job_finished (GpuhistDialog *d, gboolean ok)
   d->bench_tick = 0;
   memory_kb (&rss, &hwm);
   line = g_strdup_printf ("count %d %s ms=%.1f gap_ms=%.1f slice_ms=%.1f copy_ms=%.1f "
-                          "poll_ms=%.1f rss_kb=%ld hwm_kb=%ld shown_us=%" G_GINT64_FORMAT "\n",
+                          "poll_ms=%.1f rss_kb=%ld hwm_kb=%ld shown_us=%" G_GINT64_FORMAT
+                          " gpu=%d\n",
                           ++d->bench_counts, ok ? "ok" : "failed",
                           (g_get_monotonic_time () - d->job_started_us) / 1000.0,
                           MAX (0, d->bench_longest_gap_us - TICK_MS * 1000) / 1000.0,
                           d->longest_fetch_us / 1000.0, d->open_us / 1000.0,
-                          d->poll_max_us / 1000.0, rss, hwm, g_get_real_time ());
+                          d->poll_max_us / 1000.0, rss, hwm, g_get_real_time (),
+                          d->params.report->layer.used_gpu != 0);
   append (line);
   g_free (line);
   return d->bench_repeats_left > 0 && --d->bench_repeats_left > 0;

@@ -133,7 +133,8 @@ class Counts:
                 values = dict(f.split("=", 1) for f in fields if "=" in f)
                 end = int(values["shown_us"]) / 1e6
                 found.append(dict(ok=fields[2] == "ok", start=end - float(values["ms"]) / 1000,
-                                  end=end, rss_kib=int(values["rss_kb"])))
+                                  end=end, rss_kib=int(values["rss_kb"]),
+                                  gpu=values.get("gpu") == "1"))
         return found
 
     def wait_for(self, n, seconds=60):
@@ -274,6 +275,12 @@ def recounts_in_a_row(checks, counts, small):
               "%d counts, %d failed; RSS %s KiB after the 5th, %s KiB after the last"
               % (len(done), sum(1 for c in done if not c["ok"]), rss[4] if len(rss) > 4 else "-",
                  rss[-1] if rss else "-"))
+    if follow_tests.gimp_results.gpu_required():  # on the GPU machine: every count the GPU's
+        for c in done:
+            follow_tests.gimp_results.note_gpu_line(c["gpu"])
+        checks.ok(bool(done) and all(c["gpu"] for c in done),
+                  "the counts in a row on the GPU (GPUHIST_TEST_REQUIRE_GPU=1)",
+                  "%d of %d" % (sum(1 for c in done if c["gpu"]), len(done)))
 
 
 def close_both(checks, env, dialogs, gimp_proc):

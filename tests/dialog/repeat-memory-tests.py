@@ -8,6 +8,7 @@ return_large_blocks, 300 counts in GIMP 2.10 grew it from 65.2 to 95.4 MiB (docs
 
     repeat-memory-tests.py --gimp-version 2|3 --gimp GIMP --plugin BUILT --outdir DIR
 
+With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check), every count must have been the GPU's.
 TAP on standard output; exit 0, 1 (a check failed) or 77 (skipped: no Xvfb, xdotool or GIMP).
 """
 import argparse
@@ -22,7 +23,10 @@ BOUND_KIB = 2048
 SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.join(HERE, "..", "..", "tools", "bench-follow")
-SUMMARY = re.compile(r"repeat: (\d+) counts in a row \((\d+) failed\).*\(KiB: (\d+) (\d+) (\d+)\)")
+SUMMARY = re.compile(r"repeat: (\d+) counts in a row \((\d+) failed, (\d+) on the GPU\).*"
+                     r"\(KiB: (\d+) (\d+) (\d+)\)")
+sys.path.insert(0, os.path.join(HERE, "..", "gimp"))
+import gimp_results  # noqa: E402  (GPUHIST_TEST_REQUIRE_GPU)
 
 
 def main():
@@ -43,21 +47,28 @@ def main():
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
     print("# " + run.stdout.replace("\n", "\n# ").rstrip("# "))
     found = SUMMARY.search(run.stdout)
-    print("1..2")
+    required = gimp_results.gpu_required()
+    print("1..3" if required else "1..2")
     if found is None:
         print("not ok 1 - %d counts in a row: no summary from tools/bench-follow" % COUNTS)
         print("not ok 2 - the plug-in's memory flat: not measured")
         return 1
-    counted, failed, fifth, last, highest = (int(g) for g in found.groups())
-    ok_counts = counted == COUNTS and failed == 0
-    ok_memory = last - fifth <= BOUND_KIB and highest - fifth <= BOUND_KIB
-    print("%s 1 - %d counts in a row, none failed: %d counted, %d failed"
-          % ("ok" if ok_counts else "not ok", COUNTS, counted, failed))
-    print("%s 2 - the plug-in's memory flat: at most %d KiB above its RSS after the 5th count, "
-          "after the last and at its highest: %d KiB after the 5th, %d after the last, at most %d"
-          % ("ok" if ok_memory else "not ok", BOUND_KIB, fifth, last, highest))
-    return 0 if ok_counts and ok_memory else 1
-
+    counted, failed, on_gpu, fifth, last, highest = (int(g) for g in found.groups())
+    checks = [
+        (counted == COUNTS and failed == 0, "%d counts in a row, none failed: %d counted, %d "
+         "failed" % (COUNTS, counted, failed)),
+        (last - fifth <= BOUND_KIB and highest - fifth <= BOUND_KIB,
+         "the plug-in's memory flat: at most %d KiB above its RSS after the 5th count, after the "
+         "last and at its highest: %d KiB after the 5th, %d after the last, at most %d"
+         % (BOUND_KIB, fifth, last, highest))]
+    if required:
+        for n in range(counted):
+            gimp_results.note_gpu_line(n < on_gpu)
+        checks.append((on_gpu == counted > 0, "every count on the GPU (GPUHIST_TEST_REQUIRE_GPU=1):"
+                       " %d of %d" % (on_gpu, counted)))
+    for n, (ok, text) in enumerate(checks, 1):
+        print("%s %d - %s" % ("ok" if ok else "not ok", n, text))
+    return 0 if all(ok for ok, _ in checks) else 1
 
 if __name__ == "__main__":
     sys.exit(main())
