@@ -58,6 +58,9 @@ struct scope_tables
   int table_of_channel[GH_MAX_CHANNELS + 2];
   scope_launch launch[GH_N_SCOPES][GH_N_METHODS];
   cudaEvent_t *events; /* scopes * methods * repetitions * 2 */
+  /* The fast vectorscope's partial table a block (scope_fast_kernels.cuh), NULL without it */
+  unsigned int *vectorscope_partials;
+  int *vectorscope_partial_used;
 };
 
 /* Plans and allocates what the plan's scopes need; a method whose kernel cannot fit is dropped
