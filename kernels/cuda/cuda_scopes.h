@@ -14,7 +14,8 @@
  *                   columns, a pixel a lane, every lane with its own 32-bit counters (no bank
  *                   conflicts); for rows of whole fours of pixels, the other waveforms (tiles of
  *                   image columns, the slice a tile reaches) and the vectorscope: four pixels a
- *                   load, equal neighbours added at once, 16-bit counters; else as privatized */
+ *                   load, equal neighbours added at once, 16-bit counters (the vectorscope's
+ *                   dense blocks' tables added up by a second kernel); else as privatized */
 #ifndef GPUHIST_CUDA_SCOPES_H
 #define GPUHIST_CUDA_SCOPES_H
 
