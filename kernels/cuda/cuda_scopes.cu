@@ -307,6 +307,22 @@ allocate_scope (scope_tables *t, int kind, gh_error *error)
   return status;
 }
 
+/* The fast vectorscope's partial tables, one a block, and their marks. */
+gh_status
+allocate_partials (scope_tables *t, gh_error *error)
+{
+  const scope_launch &l = t->launch[GH_SCOPE_VECTORSCOPE][GH_METHOD_FASTEST];
+  if (t->cells[GH_SCOPE_VECTORSCOPE] == 0 || !l.fast)
+    return GH_OK;
+  GH_CUDA_CHECK (cudaMalloc (&t->vectorscope_partials,
+                             static_cast<size_t> (l.blocks_x) * kVectorscopeWords * 4),
+                 "allocating device memory");
+  GH_CUDA_CHECK (
+      cudaMalloc (&t->vectorscope_partial_used, static_cast<size_t> (l.blocks_x) * sizeof (int)),
+      "allocating device memory");
+  return GH_OK;
+}
+
 gh_status
 allocate_events (scope_tables *t, gh_error *error)
 {
@@ -349,7 +365,12 @@ launch_fast (const scope_launch &l, const gh_run_plan &plan, int kind, const sco
         <<<dim3 (l.blocks_x, l.blocks_y), dim3 (16, 16), l.shared_bytes, stream>>> (
             job, l.tile_width, l.slice_columns);
   else
-    vectorscope_fast_kernel<C><<<l.blocks_x, l.threads, l.shared_bytes, stream>>> (job);
+    {
+      vectorscope_fast_kernel<C><<<l.blocks_x, l.threads, l.shared_bytes, stream>>> (job);
+      vectorscope_fold_partials_kernel<<<kVectorscopeWords / 4 / kFoldWidth,
+                                         dim3 (kFoldWidth, kFoldSlices), 0, stream>>> (
+          job.partials, job.partial_used, l.blocks_x, job.out);
+    }
 }
 
 gh_status
@@ -450,6 +471,8 @@ make_job (const scope_tables *t, int kind, const uint8_t *samples, const uint8_t
   j.column_of_x = t->column_of_x;
   j.first_x = t->first_x;
   j.out = t->strip[kind];
+  j.partials = t->vectorscope_partials;
+  j.partial_used = t->vectorscope_partial_used;
   return j;
 }
 
@@ -531,6 +554,8 @@ scopes_begin (const cudaDeviceProp &device, const gh_run_plan &plan, gh_run_sink
   if (!any)
     return GH_OK;
   gh_status status = plan.scope[GH_SCOPE_WAVEFORM].tables > 0 ? upload_geometry (t, error) : GH_OK;
+  if (status == GH_OK)
+    status = allocate_partials (t, error);
   return status == GH_OK ? allocate_events (t, error) : status;
 }
 
@@ -600,6 +625,8 @@ scopes_free (scope_tables *t)
     }
   cudaFree (t->column_of_x);
   cudaFree (t->first_x);
+  cudaFree (t->vectorscope_partials);
+  cudaFree (t->vectorscope_partial_used);
   const int count = 2 * GH_N_SCOPES * GH_N_METHODS * t->plan.repetitions;
   for (int i = 0; t->events && i < count; i++)
     if (t->events[i])

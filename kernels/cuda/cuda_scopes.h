@@ -14,7 +14,8 @@
  *                   columns, a pixel a lane, every lane with its own 32-bit counters (no bank
  *                   conflicts); for rows of whole fours of pixels, the other waveforms (tiles of
  *                   image columns, the slice a tile reaches) and the vectorscope: four pixels a
- *                   load, equal neighbours added at once, 16-bit counters; else as privatized */
+ *                   load, equal neighbours added at once, 16-bit counters (the vectorscope's
+ *                   dense blocks' tables added up by a second kernel); else as privatized */
 #ifndef GPUHIST_CUDA_SCOPES_H
 #define GPUHIST_CUDA_SCOPES_H
 
@@ -58,6 +59,9 @@ struct scope_tables
   int table_of_channel[GH_MAX_CHANNELS + 2];
   scope_launch launch[GH_N_SCOPES][GH_N_METHODS];
   cudaEvent_t *events; /* scopes * methods * repetitions * 2 */
+  /* The fast vectorscope's partial table a block (scope_fast_kernels.cuh), NULL without it */
+  unsigned int *vectorscope_partials;
+  int *vectorscope_partial_used;
 };
 
 /* Plans and allocates what the plan's scopes need; a method whose kernel cannot fit is dropped

@@ -493,58 +493,204 @@ __launch_bounds__ (kLaneThreads) waveform_lanes_kernel (scope_job j, unsigned in
                lanes, slot_table, slots);
 }
 
-/* The vectorscope: the whole table a block, its pixels four at a time, two groups in flight. */
+/* The vectorscope: the whole table a block in 16-bit counters (kVectorscopeWords words), its
+ * pixels four at a time, the next two fours of a thread loading while two are counted.  At the
+ * end a block whose table holds few nonzero words adds them into the strip table; a denser one
+ * (noise: nearly every cell) writes its table to its own partial table instead, and
+ * vectorscope_fold_partials_kernel adds the dense blocks' tables up once, a cell a thread, so
+ * that the strip table gets one add a cell rather than one a block. */
+constexpr unsigned int kVectorscopeWords = GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE / 2;
+constexpr unsigned int kVectorscopeSparseWords = 2048;
+constexpr int kVectorscopeGroups = 2;
+
+/* Where runs of equal cells start among four, and each start's length (no array indexed at run
+ * time, so that all of it stays in registers). */
+__device__ __forceinline__ void
+run_starts (const unsigned int (&cell)[4], bool (&starts)[4], unsigned int (&n)[4])
+{
+  const bool e1 = cell[1] == cell[0], e2 = cell[2] == cell[1], e3 = cell[3] == cell[2];
+  starts[0] = true;
+  starts[1] = !e1;
+  starts[2] = !e2;
+  starts[3] = !e3;
+  n[3] = 1;
+  n[2] = 1 + e3;
+  n[1] = 1 + e2 + (e2 && e3);
+  n[0] = 1 + e1 + (e1 && e2) + (e1 && e2 && e3);
+}
+
+/* Counts G fours of pixels: every add is issued before any answer is looked at, and settle16
+ * runs only for an add whose counter passed 65535 (a single test on the common path). */
+template <int C, int G>
+__device__ __forceinline__ void
+count_vectorscope_fours (unsigned int *words, unsigned long long *out,
+                         const unsigned int (&w)[G][C])
+{
+  auto spill
+      = [&] (unsigned int cell, unsigned long long amount) { atomicAdd (&out[cell], amount); };
+  unsigned int cell[G][4], n[G][4], old[G][4];
+  bool starts[G][4];
+#pragma unroll
+  for (int i = 0; i < G; i++)
+    {
+#pragma unroll
+      for (int k = 0; k < 4; k++)
+        cell[i][k] = static_cast<unsigned int> (
+            gh_vectorscope_cell (static_cast<int> (sample_of<C> (w[i], k, 0)),
+                                 static_cast<int> (sample_of<C> (w[i], k, 1)),
+                                 static_cast<int> (sample_of<C> (w[i], k, 2))));
+      run_starts (cell[i], starts[i], n[i]);
+#pragma unroll
+      for (int k = 0; k < 4; k++)
+        if (starts[i][k])
+          old[i][k] = issue16 (words, cell[i][k], n[i][k]);
+    }
+#pragma unroll
+  for (int i = 0; i < G; i++)
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+      if (starts[i][k] && ((old[i][k] >> ((cell[i][k] & 1u) * 16u)) & 0xFFFFu) + n[i][k] > 0xFFFFu)
+        settle16 (words, cell[i][k], n[i][k], old[i][k], spill);
+}
+
+/* The end of a block: its table into the strip table (few nonzero words) or into its partial
+ * table, marked used.  Each thread holds eight 16-byte pieces of the table. */
+__device__ __forceinline__ void
+flush_vectorscope (const scope_job &j, const uint4 *table, unsigned int *nonzero)
+{
+  constexpr unsigned int kPieces = kVectorscopeWords / 4;
+  uint4 q[kPieces / 1024];
+  unsigned int mine = 0;
+#pragma unroll
+  for (unsigned int k = 0; k < kPieces / 1024; k++)
+    {
+      q[k] = table[threadIdx.x + k * 1024];
+      mine += (q[k].x != 0) + (q[k].y != 0) + (q[k].z != 0) + (q[k].w != 0);
+    }
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2)
+    mine += __shfl_xor_sync (~0u, mine, d);
+  if ((threadIdx.x & 31u) == 0)
+    atomicAdd (nonzero, mine);
+  __syncthreads ();
+  const bool sparse = *nonzero <= kVectorscopeSparseWords;
+  if (threadIdx.x == 0)
+    j.partial_used[blockIdx.x] = !sparse;
+  uint4 *partial
+      = reinterpret_cast<uint4 *> (j.partials) + blockIdx.x * static_cast<size_t> (kPieces);
+#pragma unroll
+  for (unsigned int k = 0; k < kPieces / 1024; k++)
+    {
+      const unsigned int piece = threadIdx.x + k * 1024;
+      if (!sparse)
+        {
+          partial[piece] = q[k];
+          continue;
+        }
+      const unsigned int v[4] = { q[k].x, q[k].y, q[k].z, q[k].w };
+#pragma unroll
+      for (int m = 0; m < 4; m++)
+        {
+          const unsigned int cell = (piece * 4 + m) * 2;
+          if (v[m] & 0xFFFFu)
+            atomicAdd (&j.out[cell], static_cast<unsigned long long> (v[m] & 0xFFFFu));
+          if (v[m] >> 16)
+            atomicAdd (&j.out[cell + 1], static_cast<unsigned long long> (v[m] >> 16));
+        }
+    }
+}
+
+/* 1024 threads, one block an SM: the 128 KiB table leaves room for no second block. */
 template <int C>
 static __global__ void __launch_bounds__ (1024) vectorscope_fast_kernel (scope_job j)
 {
-  extern __shared__ unsigned int words[];
-  constexpr unsigned int kCells = GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE;
-  for (unsigned int i = threadIdx.x; i < kCells / 2; i += blockDim.x)
-    words[i] = 0;
+  constexpr int G = kVectorscopeGroups;
+  extern __shared__ uint4 vectorscope_table[];
+  __shared__ unsigned int nonzero;
+  unsigned int *words = reinterpret_cast<unsigned int *> (vectorscope_table);
+  for (unsigned int i = threadIdx.x; i < kVectorscopeWords / 4; i += blockDim.x)
+    vectorscope_table[i] = make_uint4 (0, 0, 0, 0);
+  if (threadIdx.x == 0)
+    nonzero = 0;
   __syncthreads ();
-  auto spill
-      = [&] (unsigned int cell, unsigned long long amount) { atomicAdd (&j.out[cell], amount); };
-  auto count = [&] (const unsigned int (&w)[C]) {
-    unsigned int cell[4];
-#pragma unroll
-    for (int k = 0; k < 4; k++)
-      cell[k] = static_cast<unsigned int> (gh_vectorscope_cell (
-          static_cast<int> (sample_of<C> (w, k, 0)), static_cast<int> (sample_of<C> (w, k, 1)),
-          static_cast<int> (sample_of<C> (w, k, 2))));
-    unsigned int at[4], n[4], old[4];
-    const int runs = runs_of (cell, at, n);
-#pragma unroll
-    for (int r = 0; r < 4; r++)
-      if (r < runs)
-        old[r] = issue16 (words, at[r], n[r]);
-#pragma unroll
-    for (int r = 0; r < 4; r++)
-      if (r < runs)
-        settle16 (words, at[r], n[r], old[r], spill);
-  };
   const size_t groups = j.pix.pixels / 4, step = gridDim.x * static_cast<size_t> (blockDim.x);
   size_t g = blockIdx.x * static_cast<size_t> (blockDim.x) + threadIdx.x;
-  for (; g + step < groups; g += 2 * step)
+  if (g + (G - 1) * step < groups)
     {
-      unsigned int a[C], b[C];
-      load_four<C> (j.pix.samples, 4 * g, a);
-      load_four<C> (j.pix.samples, 4 * (g + step), b);
-      count (a);
-      count (b);
+      unsigned int now[G][C];
+#pragma unroll
+      for (int i = 0; i < G; i++)
+        load_four<C> (j.pix.samples, 4 * (g + i * step), now[i]);
+      for (;;)
+        {
+          /* The next fours (these again after the last) load while these are counted. */
+          const bool more = g + (2 * G - 1) * step < groups;
+          const size_t after = more ? g + G * step : g;
+          unsigned int next[G][C];
+#pragma unroll
+          for (int i = 0; i < G; i++)
+            load_four<C> (j.pix.samples, 4 * (after + i * step), next[i]);
+          count_vectorscope_fours<C, G> (words, j.out, now);
+          g += G * step;
+          if (!more)
+            break;
+#pragma unroll
+          for (int i = 0; i < G; i++)
+#pragma unroll
+            for (int c = 0; c < C; c++)
+              now[i][c] = next[i][c];
+        }
     }
-  if (g < groups)
+  for (; g < groups; g += step)
     {
-      unsigned int a[C];
-      load_four<C> (j.pix.samples, 4 * g, a);
-      count (a);
+      unsigned int one[1][C];
+      load_four<C> (j.pix.samples, 4 * g, one[0]);
+      count_vectorscope_fours<C, 1> (words, j.out, one);
     }
   __syncthreads ();
-  for (unsigned int i = threadIdx.x; i < kCells; i += blockDim.x)
+  flush_vectorscope (j, vectorscope_table, &nonzero);
+}
+
+/* The dense blocks' partial tables added into the strip table: a block of 32 x 8 threads owns
+ * 128 words (256 cells), each thread four words of every eighth partial table; the eight sums
+ * of a cell meet in shared memory and one thread adds them into the strip table (no other
+ * thread adds to that cell during this kernel). */
+constexpr int kFoldWidth = 32, kFoldSlices = 8;
+
+static __global__ void
+vectorscope_fold_partials_kernel (const unsigned int *partials, const int *used, int blocks,
+                                  unsigned long long *out)
+{
+  __shared__ unsigned int sums[kFoldSlices][kFoldWidth * 8];
+  const unsigned int piece = blockIdx.x * kFoldWidth + threadIdx.x;
+  unsigned int low[4] = {}, high[4] = {};
+  for (int b = threadIdx.y; b < blocks; b += kFoldSlices)
+    if (used[b])
+      {
+        const uint4 q = reinterpret_cast<const uint4 *> (
+            partials)[static_cast<size_t> (b) * (kVectorscopeWords / 4) + piece];
+        const unsigned int v[4] = { q.x, q.y, q.z, q.w };
+#pragma unroll
+        for (int m = 0; m < 4; m++)
+          {
+            low[m] += v[m] & 0xFFFFu;
+            high[m] += v[m] >> 16;
+          }
+      }
+#pragma unroll
+  for (int m = 0; m < 4; m++)
     {
-      const unsigned int n = counter_at<16> (words, i);
-      if (n)
-        spill (i, n);
+      sums[threadIdx.y][threadIdx.x * 8 + 2 * m] = low[m];
+      sums[threadIdx.y][threadIdx.x * 8 + 2 * m + 1] = high[m];
     }
+  __syncthreads ();
+  const unsigned int v = threadIdx.y * kFoldWidth + threadIdx.x;
+  unsigned long long total = 0;
+#pragma unroll
+  for (int s = 0; s < kFoldSlices; s++)
+    total += sums[s][v];
+  if (total)
+    out[blockIdx.x * (kFoldWidth * 8) + v] += total;
 }
 
 } // namespace gh

@@ -31,6 +31,10 @@ struct scope_job
   const int *column_of_x;
   const int *first_x;
   unsigned long long *out; /* the scope's strip table */
+  /* The fast vectorscope: a partial table a block (16-bit counters, two a word) and whether
+   * each block wrote its own */
+  unsigned int *partials;
+  int *partial_used;
 };
 
 /* Adds n into 16-bit counter `cell` of a packed table (two a word, the even one low); `spill` is
