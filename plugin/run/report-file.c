@@ -163,8 +163,8 @@ write_csv_content (FILE *out, const GpuhistReport *report, const CsvContent *con
 {
   if (content->scope < 0)
     return gh_write_csv (out, &report->layer, report->channel_names);
-  return gh_write_scope_csv (out, &report->layer, (gh_scope_kind) content->scope,
-                             content->channels, report->channel_names);
+  return gh_write_scope_csv (out, &report->layer, (gh_scope_kind) content->scope, content->channels,
+                             report->channel_names);
 }
 
 static gboolean
@@ -192,8 +192,8 @@ write_csv_file (const GpuhistReport *report, const CsvContent *content, const ch
 }
 
 gboolean
-gpuhist_report_write_scope_csv (const GpuhistReport *report, gh_scope_kind kind,
-                                unsigned channels, const char *path, GError **error)
+gpuhist_report_write_scope_csv (const GpuhistReport *report, gh_scope_kind kind, unsigned channels,
+                                const char *path, GError **error)
 {
   const CsvContent content = { kind, channels };
 
