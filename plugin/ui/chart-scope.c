@@ -187,12 +187,14 @@ control_changed (GtkWidget *control, gpointer data)
   forget_drawing (data);
 }
 
-/* Logarithmic and Brightness: how the counts turn into light. */
+/* Logarithmic and Brightness: how the counts turn into light.  Brightness has no mnemonic:
+ * with the channel boxes beside the charts every letter of it is taken in English (Tab from
+ * Logarithmic reaches it). */
 static GtkWidget *
 build_controls (ScopePage *sp)
 {
   GtkWidget *row = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new_with_mnemonic (_ ("B_rightness:"));
+  GtkWidget *label = gtk_label_new (_ ("Brightness:"));
 
   sp->log_toggle = gtk_check_button_new_with_mnemonic (_ ("_Logarithmic"));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (sp->log_toggle), TRUE);
