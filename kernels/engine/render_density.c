@@ -1,11 +1,15 @@
 /* gpu-histogram: a chart's tables to pixels: each output pixel's sum of the cells it covers,
  * the density curve, and the tables' colours added (gpuhist.h, "Density").  Two passes over the
- * sums, the first for the largest, so that no plane of the output's size is kept. */
+ * sums, the first for the largest, so that no plane of the output's size is kept.  A chart
+ * larger than its table repeats cells: neighbours that cover the same cells (on every layer)
+ * have the same sum and the same pixel, so each such sum is made once, and a row is copied from
+ * the one above it (docs/BENCHMARKS.md, "Switching charts"). */
 #include "backend.h"
 #include "render_private.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The cells [lo[i], hi[i]) that output pixel i of `size` covers on an axis of n cells. */
 typedef struct
@@ -66,36 +70,76 @@ intensity (double sum, double max, const gh_render_options *options)
   return v < 1 ? v : 1;
 }
 
+/* Whether output pixel i covers the same cells as pixel i - 1 on this axis. */
+static int
+same_span (const axis_spans *spans, int i)
+{
+  return i > 0 && spans->lo[i] == spans->lo[i - 1] && spans->hi[i] == spans->hi[i - 1];
+}
+
+/* Whether row y covers the same cells as row y - 1 on every layer. */
+static int
+same_row (const layer_spans *spans, int n_layers, int height, int y)
+{
+  int same = y > 0;
+  for (int k = 0; k < n_layers && same; k++)
+    same = same_span (&spans[k].up, height - y); /* row y is v = height - 1 - y */
+  return same;
+}
+
+/* Column by column, so that a waveform's cells (a column's levels side by side) are read in
+ * the order they lie in memory. */
 static double
 largest_sum (const layer_spans *spans, int n_layers, int height)
 {
   double max = 0;
   for (int k = 0; k < n_layers; k++)
-    for (int y = 0; y < height; y++)
-      for (int x = 0; x < spans[k].layer->x1 - spans[k].layer->x0; x++)
-        {
-          const double sum = pixel_sum (&spans[k], x, y, height);
-          max = sum > max ? sum : max;
-        }
+    for (int x = 0; x < spans[k].layer->x1 - spans[k].layer->x0; x++)
+      if (!same_span (&spans[k].across, x))
+        for (int y = 0; y < height; y++)
+          if (y == 0 || !same_span (&spans[k].up, height - y))
+            {
+              const double sum = pixel_sum (&spans[k], x, y, height);
+              max = sum > max ? sum : max;
+            }
   return max;
 }
 
-/* Row y: every layer's colour times its intensity, added in acc (3 a pixel), then to bytes. */
+/* Rows drawn together: their intensities are made column by column, as largest_sum reads. */
+#define BAND_ROWS 32
+
+/* The intensity of each layer at each pixel of rows[0 .. n), in
+ * band[(k * BAND_ROWS + j) * width + x] (layer k, rows[j], x within the layer's columns). */
 static void
-draw_row (const layer_spans *spans, int n_layers, const gh_render_options *options, double max,
-          int width, int height, int y, double *acc, uint8_t *row)
+band_intensities (const layer_spans *spans, int n_layers, const gh_render_options *options,
+                  double max, int width, int height, const int *rows, int n, double *band)
+{
+  for (int k = 0; k < n_layers; k++)
+    for (int x = 0; x < spans[k].layer->x1 - spans[k].layer->x0; x++)
+      for (int j = 0; j < n; j++)
+        {
+          double *v = band + ((size_t) k * BAND_ROWS + j) * width + x;
+          *v = same_span (&spans[k].across, x)
+                   ? v[-1]
+                   : intensity (pixel_sum (&spans[k], x, rows[j], height), max, options);
+        }
+}
+
+/* Band row j: every layer's colour times its intensity, added in acc (3 a pixel), then to
+ * bytes. */
+static void
+draw_row (const layer_spans *spans, int n_layers, const double *band, int j, int width, double *acc,
+          uint8_t *row)
 {
   for (int i = 0; i < 3 * width; i++)
     acc[i] = 0;
   for (int k = 0; k < n_layers; k++)
     {
       const render_layer *layer = spans[k].layer;
+      const double *v = band + ((size_t) k * BAND_ROWS + j) * width;
       for (int x = 0; x < layer->x1 - layer->x0; x++)
-        {
-          const double v = intensity (pixel_sum (&spans[k], x, y, height), max, options);
-          for (int c = 0; c < 3; c++)
-            acc[3 * (layer->x0 + x) + c] += layer->colour[c] * v;
-        }
+        for (int c = 0; c < 3; c++)
+          acc[3 * (layer->x0 + x) + c] += layer->colour[c] * v[x];
     }
   for (int x = 0; x < width; x++)
     {
@@ -108,13 +152,36 @@ draw_row (const layer_spans *spans, int n_layers, const gh_render_options *optio
     }
 }
 
+/* Rows from y on: up to BAND_ROWS that differ from the row above, drawn, and the rows that
+ * repeat them copied; returns the row after the last. */
+static int
+draw_band (const layer_spans *spans, int n_layers, const gh_render_options *options, double max,
+           int width, int height, int y, double *band, double *acc, uint8_t *pixels, size_t stride)
+{
+  int rows[BAND_ROWS], n = 0, end = y, j = 0;
+  while (end < height && (n < BAND_ROWS || same_row (spans, n_layers, height, end)))
+    {
+      if (!same_row (spans, n_layers, height, end))
+        rows[n++] = end;
+      end++;
+    }
+  band_intensities (spans, n_layers, options, max, width, height, rows, n, band);
+  for (; y < end; y++)
+    if (same_row (spans, n_layers, height, y))
+      memcpy (pixels + (size_t) y * stride, pixels + (size_t) (y - 1) * stride, (size_t) width * 4);
+    else
+      draw_row (spans, n_layers, band, j++, width, acc, pixels + (size_t) y * stride);
+  return end;
+}
+
 gh_status
 gh_render_density (const render_layer *layers, int n_layers, const gh_render_options *options,
                    int width, int height, uint8_t *pixels, size_t stride, gh_error *error)
 {
   layer_spans spans[GH_MAX_CHANNELS + 2] = { { 0 } };
   double *acc = malloc ((size_t) width * 3 * sizeof *acc);
-  int failed = !acc || n_layers > GH_MAX_CHANNELS + 2;
+  double *band = malloc ((size_t) (n_layers > 0 ? n_layers : 1) * BAND_ROWS * width * sizeof *band);
+  int failed = !acc || !band || n_layers > GH_MAX_CHANNELS + 2;
   for (int k = 0; k < n_layers && !failed; k++)
     {
       spans[k].layer = &layers[k];
@@ -124,9 +191,8 @@ gh_render_density (const render_layer *layers, int n_layers, const gh_render_opt
   if (!failed)
     {
       const double max = largest_sum (spans, n_layers, height);
-      for (int y = 0; y < height; y++)
-        draw_row (spans, n_layers, options, max, width, height, y, acc,
-                  pixels + (size_t) y * stride);
+      for (int y = 0; y < height;)
+        y = draw_band (spans, n_layers, options, max, width, height, y, band, acc, pixels, stride);
     }
   for (int k = 0; k < n_layers && k < GH_MAX_CHANNELS + 2; k++)
     {
@@ -134,6 +200,7 @@ gh_render_density (const render_layer *layers, int n_layers, const gh_render_opt
       spans_free (&spans[k].up);
     }
   free (acc);
+  free (band);
   if (failed)
     gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "no memory to draw a %d x %d chart", width,
                   height);
