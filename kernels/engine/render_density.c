@@ -60,13 +60,22 @@ pixel_sum (const layer_spans *l, int x, int y, int height)
   return sum;
 }
 
-static double
-intensity (double sum, double max, const gh_render_options *options)
+/* The density curve of a chart: its options and largest sum, and that sum's logarithm, made
+ * once (the same division as per pixel, so the same result). */
+typedef struct
 {
-  if (max <= 0 || sum <= 0)
+  const gh_render_options *options;
+  double max, log_max;
+} density_curve;
+
+static double
+intensity (double sum, const density_curve *curve)
+{
+  if (curve->max <= 0 || sum <= 0)
     return 0;
-  const double v = options->gain
-                   * (options->density == GH_DENSITY_LOG ? log1p (sum) / log1p (max) : sum / max);
+  const double v = curve->options->gain
+                   * (curve->options->density == GH_DENSITY_LOG ? log1p (sum) / curve->log_max
+                                                                : sum / curve->max);
   return v < 1 ? v : 1;
 }
 
@@ -111,8 +120,8 @@ largest_sum (const layer_spans *spans, int n_layers, int height)
 /* The intensity of each layer at each pixel of rows[0 .. n), in
  * band[(k * BAND_ROWS + j) * width + x] (layer k, rows[j], x within the layer's columns). */
 static void
-band_intensities (const layer_spans *spans, int n_layers, const gh_render_options *options,
-                  double max, int width, int height, const int *rows, int n, double *band)
+band_intensities (const layer_spans *spans, int n_layers, const density_curve *curve, int width,
+                  int height, const int *rows, int n, double *band)
 {
   for (int k = 0; k < n_layers; k++)
     for (int x = 0; x < spans[k].layer->x1 - spans[k].layer->x0; x++)
@@ -121,7 +130,7 @@ band_intensities (const layer_spans *spans, int n_layers, const gh_render_option
           double *v = band + ((size_t) k * BAND_ROWS + j) * width + x;
           *v = same_span (&spans[k].across, x)
                    ? v[-1]
-                   : intensity (pixel_sum (&spans[k], x, rows[j], height), max, options);
+                   : intensity (pixel_sum (&spans[k], x, rows[j], height), curve);
         }
 }
 
@@ -155,8 +164,8 @@ draw_row (const layer_spans *spans, int n_layers, const double *band, int j, int
 /* Rows from y on: up to BAND_ROWS that differ from the row above, drawn, and the rows that
  * repeat them copied; returns the row after the last. */
 static int
-draw_band (const layer_spans *spans, int n_layers, const gh_render_options *options, double max,
-           int width, int height, int y, double *band, double *acc, uint8_t *pixels, size_t stride)
+draw_band (const layer_spans *spans, int n_layers, const density_curve *curve, int width,
+           int height, int y, double *band, double *acc, uint8_t *pixels, size_t stride)
 {
   int rows[BAND_ROWS], n = 0, end = y, j = 0;
   while (end < height && (n < BAND_ROWS || same_row (spans, n_layers, height, end)))
@@ -165,7 +174,7 @@ draw_band (const layer_spans *spans, int n_layers, const gh_render_options *opti
         rows[n++] = end;
       end++;
     }
-  band_intensities (spans, n_layers, options, max, width, height, rows, n, band);
+  band_intensities (spans, n_layers, curve, width, height, rows, n, band);
   for (; y < end; y++)
     if (same_row (spans, n_layers, height, y))
       memcpy (pixels + (size_t) y * stride, pixels + (size_t) (y - 1) * stride, (size_t) width * 4);
@@ -191,8 +200,9 @@ gh_render_density (const render_layer *layers, int n_layers, const gh_render_opt
   if (!failed)
     {
       const double max = largest_sum (spans, n_layers, height);
+      const density_curve curve = { options, max, log1p (max) };
       for (int y = 0; y < height;)
-        y = draw_band (spans, n_layers, options, max, width, height, y, band, acc, pixels, stride);
+        y = draw_band (spans, n_layers, &curve, width, height, y, band, acc, pixels, stride);
     }
   for (int k = 0; k < n_layers && k < GH_MAX_CHANNELS + 2; k++)
     {

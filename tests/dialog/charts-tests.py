@@ -178,8 +178,10 @@ def row_of(level, height):
     return height - 1 - (level * height + 255) // 256
 
 
-def check_waveform_text(checks, what, text, channels, level):
-    """The read-out at a spot of level `level`."""
+def check_waveform_text(checks, what, text, channels, level, counted=None):
+    """The read-out at a spot of level `level`: it names `channels`, and those of `counted`
+    (every one by default) have the image's pixels there."""
+    counted = channels if counted is None else counted
     m = WAVEFORM_TEXT.match(text or "")
     if not checks.ok(m is not None, "%s: the read-out names columns, levels and counts" % what,
                      str(text)):
@@ -191,9 +193,10 @@ def check_waveform_text(checks, what, text, channels, level):
                   re.findall(r"(\w+) (\d+(?:\.\d+)?)", m.group(5)))
     want = expected_waveform(c0, c1, b0, b1)
     checks.ok(want > 0 and b0 <= level <= b1 and sorted(counts) == sorted(channels)
-              and all(counts[c] == want for c in channels),
-              "%s: %s each %d pixels, as the image has in columns %d–%d at levels %d–%d"
-              % (what, "/".join(channels), want, c0, c1, b0, b1), text)
+              and all(counts[c] == want for c in counted),
+              "%s: %s named, %s each %d pixels, as the image has in columns %d–%d at levels "
+              "%d–%d" % (what, "/".join(channels), "/".join(counted), want, c0, c1, b0, b1),
+              text)
 
 
 def check_waveforms(checks, charts):
@@ -202,9 +205,10 @@ def check_waveforms(checks, charts):
     if area is not None:
         check_waveform_text(checks, "waveform, top left",
                             charts.read_out(area, 2, row_of(255, area[3]), "Column"), rgb, 255)
+        # gray 128's luminance is 128 by GIMP 2.10's rule, not by GIMP 3.0's (linear light)
         check_waveform_text(checks, "waveform, level 128 on the right",
                             charts.read_out(area, area[2] * 3 // 4, row_of(128, area[3]),
-                                            "Column"), rgb, 128)
+                                            "Column"), rgb, 128, rgb[:4])
     area = charts.show("RGB Parade", "parade")
     if area is not None:
         check_waveform_text(checks, "parade, red's panel, top left",
@@ -220,7 +224,8 @@ def check_vectorscope(checks, charts):
     w, h = area[2], area[3]
     text = None
     # the neutral cell is one pixel of an odd-sided square or a few of a larger one: look round
-    for dx, dy in [(0, 0), (0, -1), (-1, 0), (-1, -1), (1, 0), (0, 1), (1, 1)]:
+    for dx, dy in [(0, 0), (0, -1), (-1, 0), (-1, -1), (1, 0), (0, 1), (1, 1), (1, -1),
+                   (-1, 1)]:
         text = charts.read_out(area, w // 2 + dx, h // 2 + dy, "Cb ")
         if text is not None and text.startswith("Cb 128, Cr 128:"):
             break
