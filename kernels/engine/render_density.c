@@ -53,6 +53,9 @@ pixel_sum (const layer_spans *l, int x, int y, int height)
 {
   const render_layer *layer = l->layer;
   const int v_lo = l->up.lo[height - 1 - y], v_hi = l->up.hi[height - 1 - y];
+  const int h_lo = l->across.lo[x];
+  if (v_hi == v_lo + 1 && l->across.hi[x] == h_lo + 1) /* one cell: a stretched chart's */
+    return layer->cells[(size_t) h_lo * layer->h_stride + (size_t) v_lo * layer->v_stride];
   double sum = 0;
   for (int h = l->across.lo[x]; h < l->across.hi[x]; h++)
     for (int v = v_lo; v < v_hi; v++)
@@ -60,22 +63,46 @@ pixel_sum (const layer_spans *l, int x, int y, int height)
   return sum;
 }
 
+/* Whole sums below this have their logarithms in a table: most cells of a large image's
+ * tables hold small counts, and log1p is most of the drawing's time. */
+#define LOG_TABLE_SIZE 4096
+
 /* The density curve of a chart: its options and largest sum, and that sum's logarithm, made
- * once (the same division as per pixel, so the same result). */
+ * once (the same division as per pixel, so the same result), and log1p of the small whole
+ * sums. */
 typedef struct
 {
   const gh_render_options *options;
   double max, log_max;
+  double log_table[LOG_TABLE_SIZE];
 } density_curve;
+
+static void
+curve_init (density_curve *curve, const gh_render_options *options, double max)
+{
+  curve->options = options;
+  curve->max = max;
+  curve->log_max = log1p (max);
+  for (int i = 0; i < LOG_TABLE_SIZE; i++)
+    curve->log_table[i] = log1p ((double) i);
+}
+
+static double
+curve_log1p (const density_curve *curve, double sum)
+{
+  return sum < LOG_TABLE_SIZE && sum == (double) (int) sum ? curve->log_table[(int) sum]
+                                                           : log1p (sum);
+}
 
 static double
 intensity (double sum, const density_curve *curve)
 {
   if (curve->max <= 0 || sum <= 0)
     return 0;
-  const double v = curve->options->gain
-                   * (curve->options->density == GH_DENSITY_LOG ? log1p (sum) / curve->log_max
-                                                                : sum / curve->max);
+  const double v
+      = curve->options->gain
+        * (curve->options->density == GH_DENSITY_LOG ? curve_log1p (curve, sum) / curve->log_max
+                                                     : sum / curve->max);
   return v < 1 ? v : 1;
 }
 
@@ -96,6 +123,22 @@ same_row (const layer_spans *spans, int n_layers, int height, int y)
   return same;
 }
 
+/* The largest cell of a layer drawn at least a pixel a cell on both axes: then each pixel's sum
+ * is one cell, and every cell is some pixel's. */
+static double
+largest_cell (const render_layer *layer)
+{
+  double max = 0;
+  for (int h = 0; h < layer->h_cells; h++)
+    for (int v = 0; v < layer->v_cells; v++)
+      {
+        const double cell
+            = layer->cells[(size_t) h * layer->h_stride + (size_t) v * layer->v_stride];
+        max = cell > max ? cell : max;
+      }
+  return max;
+}
+
 /* Column by column, so that a waveform's cells (a column's levels side by side) are read in
  * the order they lie in memory. */
 static double
@@ -103,14 +146,23 @@ largest_sum (const layer_spans *spans, int n_layers, int height)
 {
   double max = 0;
   for (int k = 0; k < n_layers; k++)
-    for (int x = 0; x < spans[k].layer->x1 - spans[k].layer->x0; x++)
-      if (!same_span (&spans[k].across, x))
-        for (int y = 0; y < height; y++)
-          if (y == 0 || !same_span (&spans[k].up, height - y))
-            {
-              const double sum = pixel_sum (&spans[k], x, y, height);
-              max = sum > max ? sum : max;
-            }
+    {
+      const render_layer *layer = spans[k].layer;
+      if (layer->x1 - layer->x0 >= layer->h_cells && height >= layer->v_cells)
+        {
+          const double cell = largest_cell (layer);
+          max = cell > max ? cell : max;
+          continue;
+        }
+      for (int x = 0; x < layer->x1 - layer->x0; x++)
+        if (!same_span (&spans[k].across, x))
+          for (int y = 0; y < height; y++)
+            if (y == 0 || !same_span (&spans[k].up, height - y))
+              {
+                const double sum = pixel_sum (&spans[k], x, y, height);
+                max = sum > max ? sum : max;
+              }
+    }
   return max;
 }
 
@@ -146,9 +198,13 @@ draw_row (const layer_spans *spans, int n_layers, const double *band, int j, int
     {
       const render_layer *layer = spans[k].layer;
       const double *v = band + ((size_t) k * BAND_ROWS + j) * width;
-      for (int x = 0; x < layer->x1 - layer->x0; x++)
-        for (int c = 0; c < 3; c++)
-          acc[3 * (layer->x0 + x) + c] += layer->colour[c] * v[x];
+      for (int c = 0; c < 3; c++)
+        if (layer->colour[c] != 0) /* adding nothing leaves the sum as it is */
+          {
+            double *a = acc + 3 * layer->x0 + c;
+            for (int x = 0; x < layer->x1 - layer->x0; x++)
+              a[3 * x] += layer->colour[c] * v[x];
+          }
     }
   for (int x = 0; x < width; x++)
     {
@@ -200,9 +256,13 @@ gh_render_density (const render_layer *layers, int n_layers, const gh_render_opt
   if (!failed)
     {
       const double max = largest_sum (spans, n_layers, height);
-      const density_curve curve = { options, max, log1p (max) };
-      for (int y = 0; y < height;)
-        y = draw_band (spans, n_layers, &curve, width, height, y, band, acc, pixels, stride);
+      density_curve *curve = malloc (sizeof *curve);
+      failed = !curve;
+      if (curve)
+        curve_init (curve, options, max);
+      for (int y = 0; y < height && curve;)
+        y = draw_band (spans, n_layers, curve, width, height, y, band, acc, pixels, stride);
+      free (curve);
     }
   for (int k = 0; k < n_layers && k < GH_MAX_CHANNELS + 2; k++)
     {
