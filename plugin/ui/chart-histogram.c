@@ -9,6 +9,9 @@
 #include "gtk-compat.h"
 #include "report.h"
 
+/* The page's dialog, for exporting its counts. */
+#define DIALOG_KEY "gpuhist-histogram-dialog"
+
 static void
 bin_changed (GpuhistHistogramView *view, gint bin, gpointer data)
 {
@@ -67,7 +70,7 @@ create (const GpuhistChart *chart, GpuhistDialog *d)
   GtkWidget *box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 4);
 
   gtk_container_set_border_width (GTK_CONTAINER (box), 6);
-  g_object_set_data (G_OBJECT (box), "gpuhist-dialog", d);
+  g_object_set_data (G_OBJECT (box), DIALOG_KEY, d);
   d->view = gpuhist_histogram_view_new ();
   gtk_widget_set_size_request (d->view, 320, 220);
   atk_object_set_name (gtk_widget_get_accessible (d->view), chart->name);
@@ -109,7 +112,7 @@ available (const GpuhistReport *report)
 static gboolean
 export_csv (GtkWidget *page, const char *path, GError **error)
 {
-  GpuhistDialog *d = g_object_get_data (G_OBJECT (page), "gpuhist-dialog");
+  GpuhistDialog *d = g_object_get_data (G_OBJECT (page), DIALOG_KEY);
 
   return gpuhist_report_write (d->params.report, path, error);
 }

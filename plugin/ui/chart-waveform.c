@@ -2,8 +2,8 @@
  *
  * Both draw the waveform's tables (gh_scope, GH_SCOPE_WAVEFORM): the waveform overlays those of
  * the channels checked under the charts (dialog-channels.c), the parade sets red, green and blue
- * side by side.  The read-out names the image columns and
- * the levels under the pointer and each drawn channel's pixels there (chart-readout.h). */
+ * side by side.  The read-out names the image columns and the levels under the pointer and each
+ * drawn channel's pixels there (chart-readout.h). */
 #include <glib/gi18n-lib.h>
 
 #include "chart-readout.h"
