@@ -1,6 +1,7 @@
-/* gpu-histogram: the scopes as JSON (gpuhist.h, gh_write_scopes_json).  A waveform of 1024
- * columns holds a million numbers: they are formatted by hand into a buffer of their own and
- * written in large blocks, where a printf a number would cost more than counting them. */
+/* gpu-histogram: the scopes as JSON and CSV (gpuhist.h, gh_write_scopes_json and
+ * gh_write_scope_csv).  A waveform of 1024 columns holds a million numbers: they are formatted by
+ * hand into a buffer of their own and written in large blocks, where a printf a number would cost
+ * more than counting them. */
 #include "report_private.h"
 
 #include <stdlib.h>
@@ -156,6 +157,74 @@ gh_write_scopes_json (FILE *out, const gh_result *result, const char *const *cha
       put (b, ",\n  \"vectorscope\": {\"size\": 256");
       put_tables (b, result, &result->scopes[GH_SCOPE_VECTORSCOPE], 0, numerators);
     }
+  flush (b);
+  free (b);
+  return ferror (out) ? -1 : 0;
+}
+
+/* A CSV header: `first`, then the numbers 0 .. n - 1 after commas. */
+static void
+put_csv_header (number_buffer *b, const char *first, int n)
+{
+  put (b, first);
+  for (int k = 0; k < n; k++)
+    {
+      char *to = room (b, GH_NUMBER_SIZE + 1);
+      *to = ',';
+      b->used += 1 + gh_format_u64 (to + 1, (uint64_t) k);
+    }
+  put (b, "\n");
+}
+
+/* Row `row` of table t (a waveform column, or a vectorscope Cr): its label, then its bins. */
+static void
+put_csv_row (number_buffer *b, const gh_result *result, const gh_scope *scope, const char *label,
+             int t, int row)
+{
+  const size_t first = ((size_t) t * scope->columns + row) * scope->bins;
+  if (label)
+    {
+      put (b, label);
+      put (b, ",");
+    }
+  b->used += gh_format_u64 (room (b, GH_NUMBER_SIZE), (uint64_t) row);
+  for (int k = 0; k < scope->bins; k++)
+    put_cell (b, result, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS, first + k, 0);
+  put (b, "\n");
+}
+
+static void
+put_csv (number_buffer *b, const gh_result *result, gh_scope_kind kind, unsigned channels,
+         const char *const *channel_names)
+{
+  const gh_scope *scope = &result->scopes[kind];
+  if (kind == GH_SCOPE_VECTORSCOPE)
+    {
+      put_csv_header (b, "cr", scope->bins);
+      for (int cr = 0; cr < scope->columns; cr++)
+        put_csv_row (b, result, scope, NULL, 0, cr);
+      return;
+    }
+  put_csv_header (b, "channel,column", scope->bins);
+  for (int t = 0; t < scope->tables; t++)
+    if (!channels || ((channels >> scope->channel[t]) & 1u))
+      for (int c = 0; c < scope->columns; c++)
+        put_csv_row (b, result, scope, channel_names[scope->channel[t]], t, c);
+}
+
+int
+gh_write_scope_csv (FILE *out, const gh_result *result, gh_scope_kind kind, unsigned channels,
+                    const char *const *channel_names)
+{
+  if (kind < 0 || kind >= GH_N_SCOPES || result->scopes[kind].tables == 0
+      || (result->weighted ? !result->scopes[kind].numerators : !result->scopes[kind].counts))
+    return -1;
+  number_buffer *b = malloc (sizeof *b);
+  if (!b)
+    return -1;
+  b->out = out;
+  b->used = 0;
+  put_csv (b, result, kind, channels, channel_names);
   flush (b);
   free (b);
   return ferror (out) ? -1 : 0;

@@ -510,6 +510,16 @@ extern "C"
    * a buffer of their own: a million take milliseconds.  0, or -1 when writing failed. */
   int gh_write_scopes_json (FILE *out, const gh_result *result, const char *const *channel_names,
                             int numerators);
+  /* One scope's counts as CSV, each count as gh_write_scopes_json's "counts" has it (pixels in
+   * weighted runs, as gh_write_csv writes them):
+   *   waveform     a header "channel,column,0,1,...,B-1" (B the bins), then a row for each table
+   *                whose result channel c has bit c set in `channels` (0: every table), column
+   *                by column: the channel's name, the output column, its B counts from level 0;
+   *   vectorscope  a header "cr,0,1,...,255" (the Cb), then a row for each Cr from 0: the Cr,
+   *                then its 256 counts by Cb (the JSON's "counts" row by row).
+   * 0, or -1 when writing failed or the scope was not counted. */
+  int gh_write_scope_csv (FILE *out, const gh_result *result, gh_scope_kind kind, unsigned channels,
+                          const char *const *channel_names);
 
   /* Charts: a result's scopes drawn as RGBA pixels (render.c), for gpuhist's PNGs and the
    * dialog.
@@ -570,10 +580,15 @@ extern "C"
   {
     gh_density density; /* LOG unless changed */
     double gain;        /* brightness, > 0: 1 unless changed */
-    unsigned channels;  /* waveform: bit c draws the result's channel c; 0: every table */
+    unsigned channels;  /* waveform: bit c draws the result's channel c; 0: every table; bits
+                           of channels without a table draw nothing (GH_RENDER_NO_CHANNELS) */
     int graticule;      /* 1 (default): lines, targets and centre; 0: density alone */
     int skin_tone_line; /* vectorscope, with the graticule: 1 (default) draws the 123 degree line */
   } gh_render_options;
+
+  /* gh_render_options.channels for a waveform of no table: the graticule alone, on black (a
+   * bit that no result channel has). */
+#define GH_RENDER_NO_CHANNELS (1u << 31)
 
   void gh_render_options_init (gh_render_options *options);
   /* The chart's natural size (above).  INVALID_ARGUMENT with a message when the result cannot

@@ -151,8 +151,25 @@ write_json_file (const GpuhistReport *report, const char *path, GError **error)
   return ok;
 }
 
+/* What goes into a CSV file: the histogram (scope -1) or one scope's tables. */
+typedef struct
+{
+  int scope;
+  unsigned channels;
+} CsvContent;
+
+static int
+write_csv_content (FILE *out, const GpuhistReport *report, const CsvContent *content)
+{
+  if (content->scope < 0)
+    return gh_write_csv (out, &report->layer, report->channel_names);
+  return gh_write_scope_csv (out, &report->layer, (gh_scope_kind) content->scope, content->channels,
+                             report->channel_names);
+}
+
 static gboolean
-write_csv_file (const GpuhistReport *report, const char *path, GError **error)
+write_csv_file (const GpuhistReport *report, const CsvContent *content, const char *path,
+                GError **error)
 {
   FILE *out = g_fopen (path, "w");
   gboolean ok = TRUE;
@@ -164,7 +181,7 @@ write_csv_file (const GpuhistReport *report, const char *path, GError **error)
                    path, g_strerror (saved));
       return FALSE;
     }
-  if (gh_write_csv (out, &report->layer, report->channel_names) != 0)
+  if (write_csv_content (out, report, content) != 0)
     ok = FALSE;
   if (fclose (out) != 0)
     ok = FALSE;
@@ -172,6 +189,22 @@ write_csv_file (const GpuhistReport *report, const char *path, GError **error)
     g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE,
                  _ ("Could not write \"%s\": the disk may be full."), path);
   return ok;
+}
+
+gboolean
+gpuhist_report_write_scope_csv (const GpuhistReport *report, gh_scope_kind kind, unsigned channels,
+                                const char *path, GError **error)
+{
+  const CsvContent content = { kind, channels };
+
+  g_return_val_if_fail (report != NULL && path != NULL, FALSE);
+  if (kind < 0 || kind >= GH_N_SCOPES || report->layer.scopes[kind].tables == 0)
+    {
+      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,
+                   _ ("There are no results to write."));
+      return FALSE;
+    }
+  return write_csv_file (report, &content, path, error);
 }
 
 GpuhistFileKind
@@ -217,7 +250,11 @@ gpuhist_report_write (const GpuhistReport *report, const char *path, GError **er
   if (kind == GPUHIST_FILE_JSON)
     return write_json_file (report, path, error);
   if (kind == GPUHIST_FILE_CSV)
-    return write_csv_file (report, path, error);
+    {
+      const CsvContent histogram = { -1, 0 };
+
+      return write_csv_file (report, &histogram, path, error);
+    }
   if (kind == GPUHIST_FILE_PNG && has_scopes (report))
     return gpuhist_report_write_charts (report, path, error);
   g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_INVALID_ARGUMENT,

@@ -52,6 +52,12 @@ GpuhistFileKind gpuhist_report_file_kind (const char *path);
  * PNG: gpuhist_report_write_charts, for a report with scopes. */
 gboolean gpuhist_report_write (const GpuhistReport *report, const char *path, GError **error);
 
+/* One scope's counts as CSV (gh_write_scope_csv): for the waveform the tables of the result
+ * channels whose bits are set in `channels` (0: every one), for the vectorscope its 256 rows by
+ * Cr.  An error for a scope the report has not counted. */
+gboolean gpuhist_report_write_scope_csv (const GpuhistReport *report, gh_scope_kind kind,
+                                         unsigned channels, const char *path, GError **error);
+
 /* The charts of the report's scopes, each at its natural size (gh_render_natural_size) with
  * the renderer's default options, beside path: for "DIR/NAME.png", DIR/NAME-waveform.png,
  * DIR/NAME-parade.png (when red, green and blue were counted) and DIR/NAME-vectorscope.png

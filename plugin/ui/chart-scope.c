@@ -58,10 +58,19 @@ page_free (gpointer data)
   g_free (sp);
 }
 
-unsigned
-gpuhist_scope_waveform_channels (const gh_result *result)
+/* The result's channels that the chart draws, as gh_render_options.channels has them: the
+ * waveform the boxes' choice (none: GH_RENDER_NO_CHANNELS), the parade red, green and blue. */
+static unsigned
+drawn_channels (const ScopePage *sp)
 {
-  return result->derived ? 0x7u : 0u;
+  unsigned chosen;
+
+  if (sp->chart->engine_chart == GH_CHART_PARADE)
+    return 0x7u;
+  if (sp->chart->engine_chart != GH_CHART_WAVEFORM)
+    return 0u;
+  chosen = gpuhist_dialog_chosen_channels (sp->d);
+  return chosen != 0 ? chosen : GH_RENDER_NO_CHANNELS;
 }
 
 gchar *
@@ -96,8 +105,7 @@ render_options (const ScopePage *sp, gh_render_options *options)
                          ? GH_DENSITY_LOG
                          : GH_DENSITY_LINEAR;
   options->gain = gtk_spin_button_get_value (GTK_SPIN_BUTTON (sp->gain));
-  if (sp->chart->engine_chart == GH_CHART_WAVEFORM)
-    options->channels = gpuhist_scope_waveform_channels (&sp->d->params.report->layer);
+  options->channels = drawn_channels (sp);
 }
 
 /* The chart drawn width x height as an image surface; NULL with *error set when the report
@@ -154,7 +162,7 @@ motion (GtkWidget *widget, GdkEventMotion *event, gpointer data)
 
   (void) widget;
   if (spot.x >= 0 && spot.y >= 0 && spot.x < spot.width && spot.y < spot.height)
-    text = sp->chart->hover_text (sp->d->params.report, &spot);
+    text = sp->chart->hover_text (sp->d->params.report, drawn_channels (sp), &spot);
   if (text == NULL)
     say_nothing (sp);
   else
@@ -179,12 +187,14 @@ control_changed (GtkWidget *control, gpointer data)
   forget_drawing (data);
 }
 
-/* Logarithmic and Brightness: how the counts turn into light. */
+/* Logarithmic and Brightness: how the counts turn into light.  Brightness has no mnemonic:
+ * with the channel boxes beside the charts every letter of it is taken in English (Tab from
+ * Logarithmic reaches it). */
 static GtkWidget *
 build_controls (ScopePage *sp)
 {
   GtkWidget *row = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new_with_mnemonic (_ ("B_rightness:"));
+  GtkWidget *label = gtk_label_new (_ ("Brightness:"));
 
   sp->log_toggle = gtk_check_button_new_with_mnemonic (_ ("_Logarithmic"));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (sp->log_toggle), TRUE);
@@ -266,4 +276,22 @@ gpuhist_scope_page_export_png (GtkWidget *page, const char *path, GError **error
   ok = gpuhist_surface_write_png (surface, path, error);
   cairo_surface_destroy (surface);
   return ok;
+}
+
+void
+gpuhist_scope_page_channels_changed (GtkWidget *page, GpuhistDialog *d)
+{
+  (void) d;
+  forget_drawing (page_of (page));
+}
+
+gboolean
+gpuhist_scope_page_export_csv (GtkWidget *page, const char *path, GError **error)
+{
+  ScopePage *sp = page_of (page);
+
+  return gpuhist_report_write_scope_csv (
+      sp->d->params.report,
+      sp->chart->engine_chart == GH_CHART_VECTORSCOPE ? GH_SCOPE_VECTORSCOPE : GH_SCOPE_WAVEFORM,
+      drawn_channels (sp), path, error);
 }

@@ -12,11 +12,11 @@ G_BEGIN_DECLS
 GtkWidget *gpuhist_scope_page_new (const GpuhistChart *chart, GpuhistDialog *d);
 void gpuhist_scope_page_update (GtkWidget *page, GpuhistDialog *d);
 gboolean gpuhist_scope_page_export_png (GtkWidget *page, const char *path, GError **error);
-
-/* The result's channels (bit c: channel c) that the waveform overlays: red, green and blue for
- * RGB layers (value, luminance and alpha added on top would wash the colours out to white),
- * every channel for the others. */
-unsigned gpuhist_scope_waveform_channels (const gh_result *result);
+/* The counts of the chart shown as CSV (gh_write_scope_csv): the waveform's tables of the
+ * channels it draws, the parade's red, green and blue, the vectorscope's 256 rows by Cr. */
+gboolean gpuhist_scope_page_export_csv (GtkWidget *page, const char *path, GError **error);
+/* The channel boxes changed: the waveform draws again. */
+void gpuhist_scope_page_channels_changed (GtkWidget *page, GpuhistDialog *d);
 
 /* A count in pixels as the read-outs write it: whole pixels without decimals (weighted runs
  * have fractions).  Newly allocated. */

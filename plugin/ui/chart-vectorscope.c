@@ -24,11 +24,12 @@ axis_text (const char *name, int lo, int hi)
 }
 
 static gchar *
-hover_text (const GpuhistReport *report, const GpuhistChartSpot *at)
+hover_text (const GpuhistReport *report, unsigned channels, const GpuhistChartSpot *at)
 {
   GpuhistVectorscopeSpot spot;
   gchar *cb_text, *cr_text, *count, *text;
 
+  (void) channels;
   if (!gpuhist_readout_vectorscope (report, at->x, at->y, at->width, at->height, &spot))
     return NULL;
   cb_text = axis_text ("Cb", spot.cb0, spot.cb1);
@@ -58,4 +59,5 @@ const GpuhistChart gpuhist_chart_vectorscope = {
   .update = gpuhist_scope_page_update,
   .hover_text = hover_text,
   .export_png = gpuhist_scope_page_export_png,
+  .export_csv = gpuhist_scope_page_export_csv,
 };

@@ -1,8 +1,9 @@
 /* gpu-histogram: the waveform and the RGB parade.  See chart.h.
  *
- * Both draw the waveform's tables (gh_scope, GH_SCOPE_WAVEFORM): the waveform overlays them,
- * the parade sets red, green and blue side by side.  The read-out names the image columns and
- * the levels under the pointer and each drawn channel's pixels there (chart-readout.h). */
+ * Both draw the waveform's tables (gh_scope, GH_SCOPE_WAVEFORM): the waveform overlays those of
+ * the channels checked under the charts (dialog-channels.c), the parade sets red, green and blue
+ * side by side.  The read-out names the image columns and the levels under the pointer and each
+ * drawn channel's pixels there (chart-readout.h). */
 #include <glib/gi18n-lib.h>
 
 #include "chart-readout.h"
@@ -53,14 +54,16 @@ waveform_available (const GpuhistReport *report)
   return report->layer.scopes[GH_SCOPE_WAVEFORM].tables > 0;
 }
 
+/* The channels drawn, as the boxes choose them; nothing where none is drawn. */
 static gchar *
-waveform_hover (const GpuhistReport *report, const GpuhistChartSpot *at)
+waveform_hover (const GpuhistReport *report, unsigned channels, const GpuhistChartSpot *at)
 {
   GpuhistWaveformSpot spot;
 
-  if (!gpuhist_readout_waveform (report, at->x, at->y, at->width, at->height, &spot))
+  if (channels == GH_RENDER_NO_CHANNELS
+      || !gpuhist_readout_waveform (report, at->x, at->y, at->width, at->height, &spot))
     return NULL;
-  return describe (report, gpuhist_scope_waveform_channels (&report->layer), &spot);
+  return describe (report, channels, &spot);
 }
 
 /* The parade needs the waveform of red, green and blue: RGB layers. */
@@ -75,12 +78,13 @@ parade_available (const GpuhistReport *report)
 
 /* Within the panel under the pointer, as a waveform of its channel alone. */
 static gchar *
-parade_hover (const GpuhistReport *report, const GpuhistChartSpot *at)
+parade_hover (const GpuhistReport *report, unsigned channels, const GpuhistChartSpot *at)
 {
   GpuhistWaveformSpot spot;
   int panel_x, panel_width;
   int panel = gpuhist_readout_parade_panel (at->x, at->width, &panel_x, &panel_width);
 
+  (void) channels;
   if (panel < 0
       || !gpuhist_readout_waveform (report, at->x - panel_x, at->y, panel_width, at->height, &spot))
     return NULL;
@@ -96,8 +100,10 @@ const GpuhistChart gpuhist_chart_waveform = {
   .create = gpuhist_scope_page_new,
   .available = waveform_available,
   .update = gpuhist_scope_page_update,
+  .channels_changed = gpuhist_scope_page_channels_changed,
   .hover_text = waveform_hover,
   .export_png = gpuhist_scope_page_export_png,
+  .export_csv = gpuhist_scope_page_export_csv,
 };
 
 const GpuhistChart gpuhist_chart_parade = {
@@ -111,4 +117,5 @@ const GpuhistChart gpuhist_chart_parade = {
   .update = gpuhist_scope_page_update,
   .hover_text = parade_hover,
   .export_png = gpuhist_scope_page_export_png,
+  .export_csv = gpuhist_scope_page_export_csv,
 };

@@ -5,7 +5,7 @@
  * each, feeds every page the report after each count and shows the pages the report can draw.
  * Adding a chart touches its own file and that list.
  *
- *   chart-histogram.c   the histogram view, its channel boxes and the level read-out
+ *   chart-histogram.c   the histogram view, its Logarithmic box and the level read-out
  *   chart-scope.c       what the engine's charts share: drawing with gh_render_chart at the
  *                       widget's size, density and brightness, the read-out, PNG export
  *   chart-waveform.c    the waveform and the RGB parade (the parade is the waveform's red,
@@ -45,12 +45,19 @@ struct GpuhistChart
   gboolean (*available) (const GpuhistReport *report);
   /* Takes the dialog's report in, after every count. */
   void (*update) (GtkWidget *page, GpuhistDialog *d);
+  /* The channel boxes changed (gpuhist_dialog_chosen_channels): draw the channels they
+   * choose.  NULL for a chart that draws channels of its own (the boxes are insensitive while it
+   * is shown). */
+  void (*channels_changed) (GtkWidget *page, GpuhistDialog *d);
   /* The read-out for the pointer at a spot of the drawn chart; NULL where it says nothing.
-   * NULL for a chart whose widget reads itself out (the histogram marks bins from the keyboard
-   * too). */
-  gchar *(*hover_text) (const GpuhistReport *report, const GpuhistChartSpot *spot);
+   * channels: the boxes' choice, for a chart that follows them.  NULL for a chart whose widget
+   * reads itself out (the histogram marks bins from the keyboard too). */
+  gchar *(*hover_text) (const GpuhistReport *report, unsigned channels,
+                        const GpuhistChartSpot *spot);
   /* Writes the chart as shown to a PNG file. */
   gboolean (*export_png) (GtkWidget *page, const char *path, GError **error);
+  /* Writes the counts the chart shows to a CSV file. */
+  gboolean (*export_csv) (GtkWidget *page, const char *path, GError **error);
 };
 
 /* The charts, in the order of their tabs (charts.c). */

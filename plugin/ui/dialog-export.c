@@ -49,19 +49,25 @@ chosen_path (GtkWidget *chooser, GtkFileFilter *json, GtkFileFilter *png)
   return with_suffix;
 }
 
-/* A PNG is the chart shown; CSV and JSON are the report (the JSON with the scopes' counts). */
+/* PNG and CSV are the chart shown, its picture or its counts; JSON is the report (with the
+ * scopes' counts). */
 static gboolean
 write_export (GpuhistDialog *d, int chart, const char *path, GError **error)
 {
-  if (gpuhist_report_file_kind (path) == GPUHIST_FILE_PNG)
-    return gpuhist_charts[chart]->export_png (d->chart_pages[chart], path, error);
-  return gpuhist_report_write (d->params.report, path, error);
+  switch (gpuhist_report_file_kind (path))
+    {
+    case GPUHIST_FILE_PNG:
+      return gpuhist_charts[chart]->export_png (d->chart_pages[chart], path, error);
+    case GPUHIST_FILE_CSV:
+      return gpuhist_charts[chart]->export_csv (d->chart_pages[chart], path, error);
+    default: return gpuhist_report_write (d->params.report, path, error);
+    }
 }
 
 static GtkWidget *
 export_chooser (GpuhistDialog *d, int chart, GtkFileFilter **json, GtkFileFilter **png)
 {
-  GtkFileFilter *csv = file_filter (_ ("CSV: the counts (*.csv)"), "*.csv");
+  GtkFileFilter *csv = file_filter (_ ("CSV: the counts of the chart shown (*.csv)"), "*.csv");
   GtkWidget *chooser;
   gchar *name;
 
@@ -263,8 +269,8 @@ gpuhist_dialog_help (const gchar *help_id, gpointer help_data)
          "sample is the same (the worst contention) and one of uniform noise (the least), "
          "so that you can see where your layer sits.\n\n"
          "Repetitions sets how many timed runs each kernel gets; the table shows their "
-         "median and range.  Export writes the counts as CSV, or counts, statistics and "
-         "timings as JSON.  Copy table puts the tables on the clipboard for a "
+         "median and range.  Export writes the counts of the chart shown as CSV, or counts, "
+         "statistics and timings as JSON.  Copy table puts the tables on the clipboard for a "
          "spreadsheet.  The image is never changed."),
       "\n\n",
       _ ("Bins per channel: 256 by default; 1024 to 65536 count layers of more than 8 bits "
@@ -279,9 +285,13 @@ gpuhist_dialog_help (const gchar *help_id, gpointer help_data)
       _ ("The tabs above the histogram show the same count as other charts.  Waveform: each "
          "column of the layer, left to right, its levels from the bottom up.  RGB Parade: the "
          "waveforms of red, green and blue side by side.  Vectorscope: the colours by their "
-         "Rec. 709 chroma, neutral in the middle, with the skin-tone line.  Pointing at a chart "
-         "gives the columns, levels or colours under the pointer and their pixels; Export "
-         "saves the chart shown as PNG."),
+         "Rec. 709 chroma, neutral in the middle, with the skin-tone line.  The channel boxes "
+         "under the charts choose the channels of the histogram and the waveform.  Pointing at "
+         "a chart gives the columns, levels or colours under the pointer and their pixels; "
+         "Export saves the chart shown as PNG, or its counts as CSV: the waveform a row for "
+         "each channel drawn and column (the channel, the column, then a count a level), the "
+         "parade the same for red, green and blue, the vectorscope a row for each Cr (the Cr, "
+         "then a count for each Cb from 0 to 255)."),
       NULL);
   message (parent, GTK_MESSAGE_INFO, _ ("GPU Histogram"), text);
   g_free (text);

@@ -86,6 +86,12 @@ gchar *gpuhist_format_strategy (const GpuhistReport *report);
  * Owns nothing: valid while the report is. */
 void gpuhist_report_scope_view (const GpuhistReport *report, int scope, GpuhistReport *view);
 
+/* What the contention table's Busiest bin and Bins used mean for the chart shown, by its scope
+ * (gh_scope_kind; -1: the histogram), as gpuhist_format_compare_cells computes them: the
+ * fullest level's share of a channel's samples, or the fullest cell's share of the pixels that
+ * can reach it (a waveform's column, the whole vectorscope).  Translated, not to be freed. */
+const char *gpuhist_format_contention_caption (int scope);
+
 /* gpuhist_format_strategy for the tables of a scope's view: what the table is (its cells) and
  * the fastest kernel's time against the read-only ceiling's. */
 gchar *gpuhist_format_scope_strategy (const GpuhistReport *view, int scope);

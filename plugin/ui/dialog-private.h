@@ -6,6 +6,7 @@
  *   dialog-follow.c  following the image: polling, the debounce, out of date, image closed
  *   dialog-bench.c   the dialog's own measurements for tools/bench-follow (off by default)
  *   dialog-export.c  Export, Copy table and Help
+ *   dialog-channels.c the channel boxes under the charts
  *   chart*.c         the charts, a notebook page each (chart.h)
  *   dialog-format.c  the texts and cells, without GTK
  */
@@ -52,7 +53,7 @@ struct GpuhistDialog
   GtkWidget *view;                          /* the histogram chart's (chart-histogram.c) */
   GtkWidget *bin_label;
   GtkWidget *log_toggle;
-  GtkWidget *channel_box;
+  GtkWidget *channel_box; /* the channel boxes, under the charts (dialog-channels.c) */
   /* The layer's channels, then value and luminance, whose toggles (labels of their own) show
    * only for RGB layers. */
   GtkWidget *channel_toggles[GPUHIST_MAX_COUNTED_CHANNELS];
@@ -61,6 +62,7 @@ struct GpuhistDialog
   GtkListStore *range_store;
   GtkListStore *timing_store;
   GtkListStore *compare_store;
+  GtkWidget *compare_caption;
   GtkWidget *compare_button;
   GtkWidget *repetitions;
   GtkWidget *bins_combo;
@@ -126,6 +128,14 @@ void gpuhist_dialog_fill_compare (GpuhistDialog *d);
  * flat and the noise rows), for measuring the dialog. */
 void gpuhist_dialog_fill_compare_as_compared (GpuhistDialog *d);
 void gpuhist_dialog_set_status (GpuhistDialog *d, const char *text);
+/* dialog-channels.c: the channel boxes under the charts.  _new builds them (d->channel_box),
+ * _update labels and shows those of the report's channels, _follow_chart makes them sensitive
+ * while the chart shown follows them (chart.h, channels_changed). */
+GtkWidget *gpuhist_dialog_channels_new (GpuhistDialog *d);
+void gpuhist_dialog_channels_update (GpuhistDialog *d);
+void gpuhist_dialog_channels_follow_chart (GpuhistDialog *d);
+/* The report's channels whose boxes are checked (bit c: channel c); 0 for none. */
+unsigned gpuhist_dialog_chosen_channels (GpuhistDialog *d);
 /* dialog.c: the chart of the page shown (its index in gpuhist_charts). */
 int gpuhist_dialog_shown_chart (GpuhistDialog *d);
 /* A swatch of the channel's colour, then text (plain, or with a mnemonic). */

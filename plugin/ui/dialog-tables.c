@@ -159,6 +159,7 @@ gpuhist_dialog_fill_compare (GpuhistDialog *d)
   gchar *name;
 
   gpuhist_report_scope_view (d->params.report, scope, &shown);
+  gtk_label_set_text (GTK_LABEL (d->compare_caption), gpuhist_format_contention_caption (scope));
   gtk_list_store_clear (d->compare_store);
   /* TRANSLATORS: the row of the user's own layer in the contention table */
   name = g_strdup_printf (_ ("Layer “%s”"),
@@ -243,6 +244,7 @@ void
 gpuhist_dialog_update_all (GpuhistDialog *d)
 {
   update_charts (d);
+  gpuhist_dialog_channels_update (d);
   fill_headline (d);
   fill_stats (d);
   gpuhist_dialog_fill_tables (d);

@@ -96,6 +96,7 @@ chart_switched (GtkNotebook *notebook, GtkWidget *page, guint number, gpointer d
   (void) notebook;
   (void) page;
   (void) number;
+  gpuhist_dialog_channels_follow_chart (data);
   gpuhist_dialog_fill_tables (data);
 }
 
@@ -184,7 +185,6 @@ build_compare_pane (GpuhistDialog *d)
   GtkWidget *compare_box;
   GtkWidget *tree;
   GtkWidget *row;
-  GtkWidget *label;
 
   compare_box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 6);
   d->compare_store = gpuhist_dialog_store_new (GPUHIST_COMPARE_COLUMNS);
@@ -198,10 +198,10 @@ build_compare_pane (GpuhistDialog *d)
                               "image (the least) of the layer's size with the same kernels"),
                            NULL);
   gtk_box_pack_start (GTK_BOX (row), d->compare_button, FALSE, FALSE, 0);
-  label = left_label (_ ("Busiest bin: the share of the samples in the fullest level, largest "
-                         "over the channels."));
-  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
-  gtk_box_pack_start (GTK_BOX (row), label, TRUE, TRUE, 0);
+  /* What the table's numbers mean for the chart shown (gpuhist_dialog_fill_compare). */
+  d->compare_caption = left_label (gpuhist_format_contention_caption (-1));
+  gtk_label_set_line_wrap (GTK_LABEL (d->compare_caption), TRUE);
+  gtk_box_pack_start (GTK_BOX (row), d->compare_caption, TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (compare_box), row, FALSE, FALSE, 0);
   return framed (_ ("Contention b_y input"), tree, compare_box);
 }
@@ -449,6 +449,7 @@ build (GpuhistDialog *d)
   left = pane_column_new (columns, GTK_POLICY_NEVER, TRUE);
   right = pane_column_new (columns, GTK_POLICY_AUTOMATIC, FALSE);
   gtk_box_pack_start (GTK_BOX (left.box), build_charts (d), TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (left.box), gpuhist_dialog_channels_new (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (left.box), build_range_pane (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (right.box), build_stats_pane (d), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (right.box), build_timing_pane (d), FALSE, FALSE, 0);

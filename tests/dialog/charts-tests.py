@@ -18,14 +18,27 @@ outside GIMP as a user would:
      says 100 % in the busiest cell, one cell used (the histogram's: two levels);
   5. Export (Alt+X) with the vectorscope shown: a PNG of the chart as drawn (a square, the size
      of the widget's shorter side), white at the neutral cell, black nearly everywhere else;
-  6. Close: the dialog goes, GIMP still runs, no plug-in crashed.
+  6. the channel boxes under the charts choose the waveform's channels: with every box checked
+     the waveform's PNG is a bright gray where the image's columns have their levels and black
+     at a level no pixel has; with Red, Value and Luminance unchecked (clicked) the
+     read-out names green and blue alone, with the image's counts, and the PNG is cyan where it
+     was gray (no red above the graticule's gray), black where it was black;
+  7. CSV export of the chart shown: the waveform's CSV has a row for each column of green and
+     blue alone, the vectorscope's a row for each Cr, and every count equals the JSON export's
+     count of the same cell (both files parsed), and the image's own counts where they are known
+     (200 pixels at a column's level, every pixel in the neutral cell);
+  8. the caption under the contention table speaks of the fullest level with the histogram
+     shown, of the busiest cell of all the pixels with the vectorscope shown;
+  9. Close: the dialog goes, GIMP still runs, no plug-in crashed.
 
 A screenshot of each chart goes to --outdir: charts-gimp<N>-<chart>.png.
 
 Exit status: 0 passed, 1 failed, 77 skipped (no Xvfb, xdotool, ImageMagick, pyatspi or GIMP).
 """
 
+import csv
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -165,8 +178,10 @@ def row_of(level, height):
     return height - 1 - (level * height + 255) // 256
 
 
-def check_waveform_text(checks, what, text, channels, level):
-    """The read-out at a spot of level `level`."""
+def check_waveform_text(checks, what, text, channels, level, counted=None):
+    """The read-out at a spot of level `level`: it names `channels`, and those of `counted`
+    (every one by default) have the image's pixels there."""
+    counted = channels if counted is None else counted
     m = WAVEFORM_TEXT.match(text or "")
     if not checks.ok(m is not None, "%s: the read-out names columns, levels and counts" % what,
                      str(text)):
@@ -178,20 +193,22 @@ def check_waveform_text(checks, what, text, channels, level):
                   re.findall(r"(\w+) (\d+(?:\.\d+)?)", m.group(5)))
     want = expected_waveform(c0, c1, b0, b1)
     checks.ok(want > 0 and b0 <= level <= b1 and sorted(counts) == sorted(channels)
-              and all(counts[c] == want for c in channels),
-              "%s: %s each %d pixels, as the image has in columns %d–%d at levels %d–%d"
-              % (what, "/".join(channels), want, c0, c1, b0, b1), text)
+              and all(counts[c] == want for c in counted),
+              "%s: %s named, %s each %d pixels, as the image has in columns %d–%d at levels "
+              "%d–%d" % (what, "/".join(channels), "/".join(counted), want, c0, c1, b0, b1),
+              text)
 
 
 def check_waveforms(checks, charts):
-    rgb = ["Red", "Green", "Blue"]
+    rgb = ["Red", "Green", "Blue", "Value", "Luminance"]  # every channel box checked
     area = charts.show("Waveform", "waveform")
     if area is not None:
         check_waveform_text(checks, "waveform, top left",
                             charts.read_out(area, 2, row_of(255, area[3]), "Column"), rgb, 255)
+        # gray 128's luminance is 128 by GIMP 2.10's rule, not by GIMP 3.0's (linear light)
         check_waveform_text(checks, "waveform, level 128 on the right",
                             charts.read_out(area, area[2] * 3 // 4, row_of(128, area[3]),
-                                            "Column"), rgb, 128)
+                                            "Column"), rgb, 128, rgb[:4])
     area = charts.show("RGB Parade", "parade")
     if area is not None:
         check_waveform_text(checks, "parade, red's panel, top left",
@@ -207,7 +224,8 @@ def check_vectorscope(checks, charts):
     w, h = area[2], area[3]
     text = None
     # the neutral cell is one pixel of an odd-sided square or a few of a larger one: look round
-    for dx, dy in [(0, 0), (0, -1), (-1, 0), (-1, -1), (1, 0), (0, 1), (1, 1)]:
+    for dx, dy in [(0, 0), (0, -1), (-1, 0), (-1, -1), (1, 0), (0, 1), (1, 1), (1, -1),
+                   (-1, 1)]:
         text = charts.read_out(area, w // 2 + dx, h // 2 + dy, "Cb ")
         if text is not None and text.startswith("Cb 128, Cr 128:"):
             break
@@ -234,13 +252,13 @@ def check_shown_tables(checks, charts):
               "1 cell used)", str(layer))
 
 
-def check_export(checks, charts, area):
-    """Export with the vectorscope shown, into a PNG of the chart."""
-    path = os.path.join(charts.work, "chart.png")
+def export(checks, charts, name):
+    """Export (Alt+X) into WORK/name, the format by its extension; returns the path, or None."""
+    path = os.path.join(charts.work, name)
     charts.dialog.keys("alt+x")
     chooser = follow_tests.find_window(charts.env, "^Export the Histogram$", 20, visible=True)
-    if not checks.ok(chooser is not None, "Export opened its file chooser"):
-        return
+    if not checks.ok(chooser is not None, "Export opened its file chooser (%s)" % name):
+        return None
     time.sleep(1.0)
     Window(charts.env, chooser).keys("ctrl+a")
     Window(charts.env, chooser).type(path)
@@ -249,7 +267,13 @@ def check_export(checks, charts, area):
     while time.time() < deadline and not os.path.exists(path):
         time.sleep(0.5)
     time.sleep(0.5)
-    if not checks.ok(os.path.exists(path), "Export wrote %s" % path):
+    return path if checks.ok(os.path.exists(path), "Export wrote %s" % path) else None
+
+
+def check_export(checks, charts, area):
+    """Export with the vectorscope shown, into a PNG of the chart."""
+    path = export(checks, charts, "chart.png")
+    if path is None:
         return
     with open(path, "rb") as f:
         checks.ok(f.read(8) == b"\x89PNG\r\n\x1a\n", "the file is a PNG")
@@ -267,6 +291,135 @@ def check_export(checks, charts, area):
               "the PNG shows the image's one colour, neutral, white at the centre on black",
               "centre %s, dark pixels %d of %d" % (tuple(pixels[at:at + 3]), dark,
                                                    width * height))
+
+
+def waveform_spots(width, height):
+    """{what: (x, y)} in a waveform PNG width x height: the white columns' level 255 (the top
+    row), the gray columns' level 128, and level 200 of the gray columns, which no pixel has."""
+    left = WHITE_COLUMNS * width // WIDTH // 2
+    right = (WHITE_COLUMNS + WIDTH) * width // WIDTH // 2
+    return {"white columns, level 255": (left, row_of(255, height)),
+            "gray columns, level 128": (right, row_of(128, height)),
+            "gray columns, level 200 (empty)": (right, row_of(200, height))}
+
+
+def waveform_png(checks, charts, name, lit):
+    """Exports the waveform as a PNG and checks its pixels at waveform_spots: lit(pixel) where
+    the image has pixels, black at the empty level."""
+    path = export(checks, charts, name)
+    if path is None:
+        return
+    width, height, pixels = read_ppm(path, charts.env)
+    for what, (x, y) in waveform_spots(width, height).items():
+        at = (y * width + x) * 3
+        pixel = tuple(pixels[at:at + 3])
+        want = (0, 0, 0) if "empty" in what else lit
+        checks.ok(pixel == want if isinstance(want, tuple) else want(pixel),
+                  "%s: the waveform's pixel at %s (%d, %d) is %s"
+                  % (name, what, x, y, want if isinstance(want, tuple) else want.__doc__),
+                  str(pixel))
+
+
+def white(pixel):
+    """gray, bright: the five channels' equal counts added"""
+    return pixel[0] == pixel[1] == pixel[2] >= 200
+
+
+def cyan(pixel):
+    """green and blue alike (their counts are), bright; red no more than the graticule's gray"""
+    return pixel[1] == pixel[2] >= 128 and pixel[0] <= 96
+
+
+def check_channel_boxes(checks, charts):
+    """The channel boxes choose the waveform's channels: its PNG and its read-out."""
+    area = charts.show("Waveform", "waveform")
+    if area is None:
+        return
+    waveform_png(checks, charts, "waveform-all.png", white)
+    names = ["\u25a0 " + c for c in ("Red", "Value", "Luminance")]  # the boxes' names
+    boxes = a11y.widgets(charts.python, charts.env, names)
+    for name in names:
+        if checks.ok(name in boxes, "the channel box '%s' is there" % name, str(boxes)):
+            x, y, w, h = boxes[name][:4]
+            charts.dialog.click(x + min(8, w // 2), y + h // 2)
+            time.sleep(0.5)
+    boxes = a11y.widgets(charts.python, charts.env, names)
+    checks.ok(all(name in boxes and not boxes[name][4] for name in names),
+              "Red, Value and Luminance unchecked", str(boxes))
+    check_waveform_text(checks, "waveform with Red, Value and Luminance unchecked",
+                        charts.read_out(area, 2, row_of(255, area[3]), "Column"),
+                        ["Green", "Blue"], 255)
+    waveform_png(checks, charts, "waveform-green-blue.png", cyan)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.reader(f))
+
+
+def check_csv_rows(checks, what, rows, header, cells_of):
+    """Each row's counts against cells_of(row): the JSON's list for that row, or None."""
+    if not checks.ok(rows and rows[0][:len(header)] == header,
+                     "%s CSV: its header starts %s" % (what, ",".join(header)),
+                     str(rows[0][:6] if rows else None)):
+        return
+    differ = [r[:len(header)] for r in rows[1:]
+              if cells_of(r) is None or [float(v) for v in r[len(header):]] != cells_of(r)]
+    checks.ok(len(rows) > 1 and not differ,
+              "%s CSV: %d rows, each row's counts the JSON's" % (what, len(rows) - 1),
+              "rows that differ: %s" % differ[:5])
+
+
+def check_csv_export(checks, charts):
+    """With the waveform shown (green and blue checked): its CSV against the JSON export."""
+    json_path = export(checks, charts, "counts.json")
+    csv_path = export(checks, charts, "waveform.csv")
+    if json_path is None or csv_path is None:
+        return None
+    with open(json_path) as f:
+        report = json.load(f)
+    waveform = report.get("waveform", {})
+    names = waveform.get("channels", [])
+    counts = waveform.get("counts", [])
+    rows = read_csv(csv_path)
+
+    def cells_of(row):
+        if row[0] not in names or int(row[1]) >= len(counts[names.index(row[0])]):
+            return None
+        return [float(v) for v in counts[names.index(row[0])][int(row[1])]]
+
+    check_csv_rows(checks, "waveform", rows, ["channel", "column"], cells_of)
+    channels = sorted(set(r[0] for r in rows[1:]))
+    checks.ok(channels == ["blue", "green"] and len(rows) - 1 == 2 * WIDTH,
+              "waveform CSV: the channels drawn (green, blue), a row for each of the %d columns"
+              % WIDTH, "%s, %d rows" % (channels, len(rows) - 1))
+    first = rows[1] if len(rows) > 1 else []
+    checks.ok(len(first) == 2 + 256 and float(first[2 + 255]) == HEIGHT
+              and sum(float(v) for v in first[2:]) == HEIGHT,
+              "waveform CSV: column 0 has its %d pixels at level 255" % HEIGHT, str(first[:3]))
+    return report
+
+
+def check_vectorscope_csv(checks, charts, report):
+    """With the vectorscope shown: its CSV, a row a Cr, against the JSON export."""
+    csv_path = export(checks, charts, "vectorscope.csv")
+    if csv_path is None or report is None:
+        return
+    counts = report.get("vectorscope", {}).get("counts", [])
+    rows = read_csv(csv_path)
+    check_csv_rows(checks, "vectorscope", rows, ["cr"],
+                   lambda r: [float(v) for v in counts[int(r[0])]]
+                   if int(r[0]) < len(counts) else None)
+    checks.ok(len(rows) == 257 and all(len(r) == 257 for r in rows)
+              and float(rows[1 + 128][1 + 128]) == WIDTH * HEIGHT,
+              "vectorscope CSV: 256 rows of 256 counts, every pixel in the neutral cell",
+              "%d rows" % len(rows))
+
+
+def check_caption(checks, charts, start, words):
+    text = a11y.label_starting(charts.python, charts.env, start, 10)
+    checks.ok(text is not None and all(w in text for w in words),
+              "the contention table's caption: '%s…' with %s" % (start, words), str(text))
 
 
 def main():
@@ -296,10 +449,16 @@ def main():
         # on the GPU machine (GPUHIST_TEST_REQUIRE_GPU=1): the count named the GPU
         dialog_tests.check_backend_line(checks, python, env, "the count")
         charts.show("Histogram", "histogram")
+        check_caption(checks, charts, "Busiest bin: ", ["fullest level"])
         check_waveforms(checks, charts)
+        check_channel_boxes(checks, charts)
+        report = check_csv_export(checks, charts)
         area = check_vectorscope(checks, charts)
         if area is not None:
+            check_caption(checks, charts, "Busiest bin, for the vectorscope",
+                          ["busiest cell", "all the pixels"])
             check_export(checks, charts, area)
+            check_vectorscope_csv(checks, charts, report)
         follow = follow_tests.Follow.__new__(follow_tests.Follow)
         follow.dialog = charts.dialog
         follow_tests.close_dialog(checks, env, follow, gimp_proc)

@@ -203,6 +203,20 @@ test_rgb_overlay_and_parade (void)
   expect_pixel (pixels, 2, 0, 155, 255, 0, 0, "red alone");
   expect_pixel (pixels, 2, 1, 205, 0, 0, 0, "blue not drawn");
   free (pixels);
+  /* Blue alone (bit 2): at its own maximum, the others' cells black. */
+  options.channels = 0x4;
+  pixels = draw (&result, GH_CHART_WAVEFORM, &options, 2, 256);
+  expect_pixel (pixels, 2, 1, 205, 0, 0, 255, "blue alone, its own maximum");
+  expect_pixel (pixels, 2, 0, 155, 0, 0, 0, "red not drawn");
+  expect_pixel (pixels, 2, 1, 55, 0, 0, 0, "value not drawn");
+  free (pixels);
+  /* No channel: nothing but black (the graticule is off). */
+  options.channels = GH_RENDER_NO_CHANNELS;
+  pixels = draw (&result, GH_CHART_WAVEFORM, &options, 2, 256);
+  for (int y = 0; y < 256; y++)
+    for (int x = 0; x < 2; x++)
+      expect_pixel (pixels, 2, x, y, 0, 0, 0, "no channel drawn");
+  free (pixels);
   options.channels = 0;
 
   int width, height;

@@ -1,6 +1,7 @@
-/* gpu-histogram: the scopes' JSON (gpuhist.h, gh_write_scopes_json) on results made by hand,
- * against the same document written here number by number with printf: every digit of large
- * counts, numerators past 2^64, counts in pixels with decimals, the nesting and the timings. */
+/* gpu-histogram: the scopes' JSON and CSV (gpuhist.h, gh_write_scopes_json, gh_write_scope_csv)
+ * on results made by hand, against the same documents written here number by number with
+ * printf: every digit of large counts, numerators past 2^64, counts in pixels with decimals, the
+ * nesting and the timings. */
 #include "gpuhist.h"
 
 #include <inttypes.h>
@@ -222,14 +223,84 @@ check (int weighted, int numerators)
     }
 }
 
+/* gh_write_scope_csv's document, printf by printf (gpuhist.h). */
+static void
+print_expected_csv (FILE *out, const gh_result *result, gh_scope_kind kind, unsigned channels,
+                    const char *const *names)
+{
+  const gh_scope *s = &result->scopes[kind];
+  fputs (kind == GH_SCOPE_VECTORSCOPE ? "cr" : "channel,column", out);
+  for (int k = 0; k < s->bins; k++)
+    fprintf (out, ",%d", k);
+  fputc ('\n', out);
+  for (int t = 0; t < s->tables; t++)
+    {
+      if (kind == GH_SCOPE_WAVEFORM && channels && !((channels >> s->channel[t]) & 1u))
+        continue;
+      for (int c = 0; c < s->columns; c++)
+        {
+          if (kind == GH_SCOPE_WAVEFORM)
+            fprintf (out, "%s,", names[s->channel[t]]);
+          fprintf (out, "%d", c);
+          for (int k = 0; k < s->bins; k++)
+            {
+              fputc (',', out);
+              print_cell (out, result, s, result->weighted ? 1 : 0,
+                          ((size_t) t * s->columns + c) * s->bins + k);
+            }
+          fputc ('\n', out);
+        }
+    }
+}
+
+static void
+check_csv (int weighted, gh_scope_kind kind, unsigned channels)
+{
+  static const char *const names[] = { "red", "green", "blue", "value", "luminance" };
+  gh_result result;
+  char *got = NULL, *expected = NULL;
+  size_t got_size = 0, expected_size = 0;
+  make_result (&result, weighted);
+  FILE *out = open_memstream (&got, &got_size);
+  const int status = gh_write_scope_csv (out, &result, kind, channels, names);
+  fclose (out);
+  out = open_memstream (&expected, &expected_size);
+  print_expected_csv (out, &result, kind, channels, names);
+  fclose (out);
+  if (status != 0 || got_size != expected_size || memcmp (got, expected, got_size) != 0)
+    {
+      size_t at = 0;
+      while (at < got_size && at < expected_size && got[at] == expected[at])
+        at++;
+      printf ("FAIL CSV of scope %d, weighted %d, channels 0x%x: status %d, %zu bytes for %zu; "
+              "first difference at %zu: got \"%.60s\", expected \"%.60s\"\n",
+              (int) kind, weighted, channels, status, got_size, expected_size, at, got + at,
+              expected + at);
+      failures++;
+    }
+  free (got);
+  free (expected);
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    {
+      free (result.scopes[k].counts);
+      free (result.scopes[k].numerators);
+    }
+}
+
 int
 main (void)
 {
+  for (int weighted = 0; weighted < 2; weighted++)
+    {
+      check_csv (weighted, GH_SCOPE_WAVEFORM, 0);
+      check_csv (weighted, GH_SCOPE_WAVEFORM, 0x11); /* red and luminance */
+      check_csv (weighted, GH_SCOPE_VECTORSCOPE, 0);
+    }
   check (0, 0);
   check (0, 1); /* unweighted: no numerators whatever is asked */
   check (1, 0);
   check (1, 1);
   if (!failures)
-    printf ("scopes' JSON: every character as written with printf\n");
+    printf ("scopes' JSON and CSV: every character as written with printf\n");
   return failures ? 1 : 0;
 }

@@ -4,14 +4,17 @@
     check-mnemonics.py --dialog plugin/ui/dialog.c [--help-catalog DOMAIN:LOCALEDIR]... LANG.po...
 
 The window's mnemonics: its labels and buttons (WINDOW below, each checked to be in the
-dialog's source, dialog.c and the charts' files beside it (chart*.c), so that the list cannot go
-stale), GIMP's own Help button (translated from each --help-catalog found; GIMP 2.10's and 3.0's
-differ), and those of the chart shown: the notebook shows one chart's page at a time, and GTK
-gives Alt only to the controls on screen.  The histogram's page (HISTOGRAM_PAGE) has the channel
-check boxes, whose mnemonic is the first letter of the channel's translated name, for an RGB(A)
-layer and for a gray one; an RGB layer's Value and Luminance boxes (DERIVED) have mnemonics of
-their own.  The engine's charts (SCOPE_PAGE) share theirs.  Two channel boxes may share a letter (Spanish Azul and Alfa): Alt then moves between
-them, as GTK does; any other shared letter is an error.  English (the msgids) is checked too.
+dialog's source, dialog.c, the channel boxes' dialog-channels.c and the charts' files beside it
+(chart*.c), so that the list cannot go stale), GIMP's own Help button (translated from each
+--help-catalog found; GIMP 2.10's and 3.0's differ), the channel check boxes under the charts
+(shown with every chart: the first letter of the channel's translated name, for an RGB(A)
+layer and for a gray one; an RGB layer's Value and Luminance boxes, DERIVED, have mnemonics of
+their own), and those of the chart shown: the notebook shows one chart's page at a time, and GTK
+gives Alt only to the controls on screen.  The histogram's page (HISTOGRAM_PAGE) has its
+Logarithmic box; the engine's charts (SCOPE_PAGE) share theirs; their Brightness label has
+none (PLAIN: every letter of it is taken).  Two channel boxes may share a
+letter (Spanish Azul and Alfa): Alt then moves between them, as GTK does; any other shared
+letter is an error.  English (the msgids) is checked too.
 Exit status: 0 none shared, 1 some.
 """
 
@@ -28,7 +31,10 @@ WINDOW = ["_Close", "Histogra_m", "_Statistics", "_Timing",
 # The histogram's page (chart-histogram.c) and the page of each chart the engine draws
 # (chart-scope.c); "Histogra_m" is the histogram's tab, always shown.
 HISTOGRAM_PAGE = ["_Logarithmic"]
-SCOPE_PAGE = ["_Logarithmic", "B_rightness:"]
+SCOPE_PAGE = ["_Logarithmic"]
+# Labels without a mnemonic (every letter taken), in every translation too: an underscore there
+# would be drawn, not used.
+PLAIN = ["Brightness:"]
 # Value's and Luminance's check boxes, shown for RGB layers only, have mnemonics of their own.
 DERIVED = ["_Value", "L_uminance"]
 CHANNEL_SETS = [["Red", "Green", "Blue", "Alpha"], ["Gray", "Alpha"]]
@@ -71,9 +77,15 @@ def mnemonic(text):
 
 
 def check(label, translate, helps, problems):
+    for msgid in PLAIN:
+        if mnemonic(translate(msgid)) is not None:
+            problems.append("%s: %r has a mnemonic, which its label draws as it is"
+                            % (label, translate(msgid)))
     window = [(msgid, translate(msgid)) for msgid in WINDOW]
-    pages = [("RGB", HISTOGRAM_PAGE + DERIVED, CHANNEL_SETS[0]),
-             ("gray", HISTOGRAM_PAGE, CHANNEL_SETS[1]), ("scope chart", SCOPE_PAGE, [])]
+    pages = [("%s, %s" % (page, layer), msgids + derived, channels)
+             for page, msgids in [("histogram", HISTOGRAM_PAGE), ("scope chart", SCOPE_PAGE)]
+             for layer, derived, channels in [("RGB", DERIVED, CHANNEL_SETS[0]),
+                                              ("gray", [], CHANNEL_SETS[1])]]
     for help_name, help_text in helps:
         for page, page_msgids, channels in pages:
             owners = {}
@@ -108,8 +120,9 @@ def main():
     source = "".join(open(os.path.join(folder, name), encoding="utf-8").read()
                      for name in sorted(os.listdir(folder))
                      if name == os.path.basename(args.dialog)
+                     or name == "dialog-channels.c"
                      or (name.startswith("chart") and name.endswith(".c")))
-    for msgid in WINDOW + HISTOGRAM_PAGE + SCOPE_PAGE + DERIVED:
+    for msgid in WINDOW + HISTOGRAM_PAGE + SCOPE_PAGE + DERIVED + PLAIN:
         if '_ ("%s")' % msgid not in source:
             problems.append("%r is not in %s or its charts: update WINDOW" % (msgid, args.dialog))
 

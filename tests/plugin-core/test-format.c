@@ -165,6 +165,15 @@ test_scope_view (void)
   g_assert_nonnull (strstr (line, "6.00×")); /* 3 ms over the read-only pass's 0.5 */
   g_free (line);
 
+  /* the caption under the table says what its numbers are for the chart shown: a level's share
+   * of a channel for the histogram, a cell's of its column or of the whole image for the
+   * scopes */
+  g_assert_nonnull (strstr (gpuhist_format_contention_caption (-1), "fullest level"));
+  g_assert_nonnull (strstr (gpuhist_format_contention_caption (GH_SCOPE_WAVEFORM),
+                            "the share of its column's pixels in the fullest cell"));
+  g_assert_nonnull (strstr (gpuhist_format_contention_caption (GH_SCOPE_VECTORSCOPE),
+                            "the share of all the pixels in the fullest cell"));
+
   /* the histogram's view is the report itself; a scope not counted shows nothing timed */
   gpuhist_report_scope_view (&report, -1, &view);
   g_assert_cmpfloat (view.layer.timing[GH_TIME_FASTEST].median_ms, ==, 1.0);

@@ -255,6 +255,65 @@ png_size (const char *path)
   return size;
 }
 
+/* The JSON's counts of one table row: the waveform's [table][column], the vectorscope's [cr]. */
+static JsonArray *
+json_counts_row (JsonObject *scope, int table, int row)
+{
+  JsonArray *counts = json_object_get_array_member (scope, "counts");
+
+  if (table >= 0)
+    counts = json_array_get_array_element (counts, table);
+  return json_array_get_array_element (counts, row);
+}
+
+/* The scope's CSV (gpuhist_report_write_scope_csv) against the same report's JSON: a header,
+ * then for the waveform one row per (table, column) of the chosen channels, for the vectorscope
+ * one per Cr, each row's counts the JSON's.  Returns the rows read. */
+static int
+check_scope_csv (const GpuhistReport *report, JsonObject *top, gh_scope_kind kind,
+                 unsigned channels)
+{
+  gchar *path = temp_path ("gpuhist-test-scope.csv");
+  JsonObject *scope
+      = json_object_get_object_member (top, kind == GH_SCOPE_WAVEFORM ? "waveform" : "vectorscope");
+  gchar *text = NULL;
+  gchar **lines;
+  GError *error = NULL;
+  int rows = 0;
+
+  g_assert_true (gpuhist_report_write_scope_csv (report, kind, channels, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], kind == GH_SCOPE_WAVEFORM ? "channel,column,0,1,2,"
+                                                                       : "cr,0,1,2,"));
+  for (int i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++, rows++)
+    {
+      gchar **cells = g_strsplit (lines[i], ",", -1);
+      int first = kind == GH_SCOPE_WAVEFORM ? 2 : 1, table = -1;
+      JsonArray *row;
+
+      if (kind == GH_SCOPE_WAVEFORM)
+        for (int t = 0; t < report->layer.scopes[kind].tables; t++)
+          if (g_strcmp0 (report->channel_names[report->layer.scopes[kind].channel[t]], cells[0])
+              == 0)
+            table = t;
+      g_assert_true (kind != GH_SCOPE_WAVEFORM || table >= 0);
+      g_assert_true (table < 0 || (channels >> report->layer.scopes[kind].channel[table]) & 1u);
+      row = json_counts_row (scope, table, atoi (cells[first - 1]));
+      g_assert_cmpuint (g_strv_length (cells) - first, ==, json_array_get_length (row));
+      for (guint k = 0; k < json_array_get_length (row); k++)
+        g_assert_cmpfloat (g_ascii_strtod (cells[first + k], NULL), ==,
+                           json_array_get_double_element (row, k));
+      g_strfreev (cells);
+    }
+  g_strfreev (lines);
+  g_free (text);
+  g_unlink (path);
+  g_free (path);
+  return rows;
+}
+
 /* plug-in-gpu-scopes's run: the scopes in the JSON, the three charts as PNGs at their natural
  * sizes, and the contention patterns counted with the same scopes (flat: one cell, one level). */
 static void
@@ -288,6 +347,9 @@ test_scopes (void)
       json_object_get_int_member (json_object_get_object_member (top, "waveform"), "columns"), ==,
       2);
   g_assert_true (json_object_has_member (top, "vectorscope"));
+  /* red and blue: two tables of two columns; the vectorscope's 256 rows */
+  g_assert_cmpint (check_scope_csv (&report, top, GH_SCOPE_WAVEFORM, 0x5), ==, 4);
+  g_assert_cmpint (check_scope_csv (&report, top, GH_SCOPE_VECTORSCOPE, 0), ==, 256);
   g_assert_true (gpuhist_report_write (&report, png, &error));
   for (gsize i = 0; i < G_N_ELEMENTS (charts); i++)
     {
