@@ -97,15 +97,14 @@ gpuhist_dialog_bench_job_finished (GpuhistDialog *d, gboolean ok)
   g_source_remove (d->bench_tick);
   d->bench_tick = 0;
   memory_kb (&rss, &hwm);
-  line = g_strdup_printf ("count %d %s ms=%.1f gap_ms=%.1f slice_ms=%.1f copy_ms=%.1f "
-                          "poll_ms=%.1f rss_kb=%ld hwm_kb=%ld shown_us=%" G_GINT64_FORMAT
-                          " gpu=%d\n",
-                          ++d->bench_counts, ok ? "ok" : "failed",
-                          (g_get_monotonic_time () - d->job_started_us) / 1000.0,
-                          MAX (0, d->bench_longest_gap_us - TICK_MS * 1000) / 1000.0,
-                          d->longest_fetch_us / 1000.0, d->open_us / 1000.0,
-                          d->poll_max_us / 1000.0, rss, hwm, g_get_real_time (),
-                          d->params.report->layer.used_gpu != 0);
+  line = g_strdup_printf (
+      "count %d %s ms=%.1f gap_ms=%.1f slice_ms=%.1f copy_ms=%.1f "
+      "poll_ms=%.1f rss_kb=%ld hwm_kb=%ld shown_us=%" G_GINT64_FORMAT " gpu=%d\n",
+      ++d->bench_counts, ok ? "ok" : "failed",
+      (g_get_monotonic_time () - d->job_started_us) / 1000.0,
+      MAX (0, d->bench_longest_gap_us - TICK_MS * 1000) / 1000.0, d->longest_fetch_us / 1000.0,
+      d->open_us / 1000.0, d->poll_max_us / 1000.0, rss, hwm, g_get_real_time (),
+      d->params.report->layer.used_gpu != 0);
   append (line);
   g_free (line);
   return d->bench_repeats_left > 0 && --d->bench_repeats_left > 0;
