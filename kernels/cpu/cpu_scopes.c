@@ -1,5 +1,6 @@
 /* gpu-histogram: the CPU backend's scopes (cpu_scopes.h). */
 #include "cpu_scopes.h"
+#include "chroma_sums.h"
 #include "scope_rules.h"
 
 #include <stdlib.h>
@@ -15,7 +16,11 @@ _Static_assert(GH_BINS * sizeof (uint32_t) * MAX_OUT_CHANNELS <= BATCH_BYTES, "b
 /* How many rows ahead a batch fetches its columns' pixels: between two rows it reads only the
  * batch's few columns, so the hardware's prefetch of whole rows does not help it. */
 #define PREFETCH_ROWS 8
+#define CACHE_LINE 64
 #define VECTORSCOPE_CELLS (GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE)
+/* The fastest vectorscope of an unweighted run counts neighbouring pixels into two 32-bit copies
+ * a thread, so that a run of equal cells (smooth areas) does not wait on its own increments. */
+#define NARROW_COPIES 2
 
 struct cpu_scopes
 {
@@ -25,6 +30,8 @@ struct cpu_scopes
   size_t cells[GH_N_SCOPES];
   int table_of_channel[MAX_OUT_CHANNELS]; /* the waveform's table of an output channel, or -1 */
   int *column_of_x;                       /* the waveform's output column of each image column */
+  size_t *cell_of_x;                      /* batched waveform: column_of_x's first cell in a
+                                             batch, column * tables * GH_BINS */
   int *first_x;                           /* the first image column of each output column, and
                                              width at [columns] */
   uint8_t *level8;                        /* 16-bit samples: the vectorscope's level of each */
@@ -33,7 +40,8 @@ struct cpu_scopes
   uint64_t *stripes;                      /* fastest waveform: one table, a stripe a thread */
   uint32_t *batch;                        /* fastest waveform, unweighted 8-bit: a thread's
                                              32-bit tables of a few columns (BATCH_BYTES) */
-  uint32_t *narrow;                       /* fastest vectorscope: threads 32-bit copies */
+  uint32_t *narrow;       /* fastest vectorscope: threads * NARROW_COPIES 32-bit copies */
+  cpu_chroma_sums chroma; /* 8-bit vectorscope cells from three lookups */
 };
 
 static int
@@ -73,6 +81,12 @@ alloc_waveform_geometry (cpu_scopes *s)
       s->column_of_x[x] = gh_waveform_column (x, shape->columns, width);
       s->first_x[s->column_of_x[x]] = x;
     }
+  if (!batched_waveform (&s->plan))
+    return 0;
+  if (!(s->cell_of_x = malloc ((size_t) width * sizeof *s->cell_of_x)))
+    return -1;
+  for (int x = 0; x < width; x++)
+    s->cell_of_x[x] = (size_t) s->column_of_x[x] * (size_t) shape->tables * GH_BINS;
   return 0;
 }
 
@@ -95,7 +109,7 @@ alloc_tables (cpu_scopes *s, int kind)
       && !(s->batch = malloc (threads * BATCH_BYTES)))
     return -1;
   if (fastest && vectorscope && narrow_vectorscope (&s->plan)
-      && !(s->narrow = malloc (threads * cells * sizeof (uint32_t))))
+      && !(s->narrow = malloc (threads * NARROW_COPIES * cells * sizeof (uint32_t))))
     return -1;
   return 0;
 }
@@ -132,6 +146,7 @@ cpu_scopes_new (const gh_run_plan *plan, const cpu_weighted_rules *rules, int th
     failed |= alloc_waveform_geometry (s);
   if (plan->scope[GH_SCOPE_VECTORSCOPE].tables > 0)
     failed |= alloc_levels (s);
+  cpu_chroma_sums_init (&s->chroma);
   if (failed)
     {
       cpu_scopes_free (s);
@@ -154,6 +169,7 @@ cpu_scopes_free (cpu_scopes *s)
   free (s->batch);
   free (s->narrow);
   free (s->column_of_x);
+  free (s->cell_of_x);
   free (s->first_x);
   free (s->level8);
   free (s);
@@ -256,6 +272,30 @@ bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
   return gh_luminance_bin_u8_fixed (s->rules->luminance_fixed, p[0], p[1], p[2], s->plan.luminance);
 }
 
+/* Row `row`'s pixels [x0, x1) (output columns [c0, c1)) into the batch.  cell_of_x gives each
+ * pixel its column's first cell, so that one loop runs over the batch's pixels, without a loop
+ * a column whose short and varying count mispredicts its exit. */
+static inline __attribute__ ((always_inline)) void
+count_row_u8 (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, size_t base,
+              const int *offset, uint32_t *batch, const int channels, const int every_sample)
+{
+  const size_t *cell_of_x = s->cell_of_x;
+  for (size_t x = x0; x < x1; x++)
+    {
+      const uint8_t *p = row + x * channels;
+      uint32_t *cells = batch + (cell_of_x[x] - base);
+      /* unrolled: -O2 leaves a loop of three and reloads each offset */
+#pragma GCC unroll 4
+      for (int c = 0; c < channels; c++)
+        if (every_sample || offset[c] >= 0)
+          cells[offset[c] + p[c]]++;
+      if (!every_sample)
+        for (int c = channels; c < channels + 2; c++)
+          if (offset[c] >= 0)
+            cells[offset[c] + bin_u8 (s, p, c, channels)]++;
+    }
+}
+
 /* Output columns [c0, c1) of an unweighted 8-bit run through every row, into `batch` (the
  * columns' 32-bit tables, [column][table][bin]), then added into the 64-bit table.  `channels`
  * is a constant in each caller so that the loops over channels unroll. */
@@ -268,32 +308,29 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0
   /* each channel's table's offset in a column, or -1; the samples' first, so that their loop
    * unrolls, and value and luminance (rarer, dearer) apart */
   int offset[MAX_OUT_CHANNELS];
+  int every_sample = 1;
   for (int c = 0; c < channels + 2; c++)
-    offset[c] = c < s->plan.out_channels && s->table_of_channel[c] >= 0
-                    ? s->table_of_channel[c] * GH_BINS
-                    : -1;
-  const int derived = offset[channels] >= 0 || offset[channels + 1] >= 0;
+    {
+      offset[c] = c < s->plan.out_channels && s->table_of_channel[c] >= 0
+                      ? s->table_of_channel[c] * GH_BINS
+                      : -1;
+      every_sample &= c < channels ? offset[c] >= 0 : offset[c] < 0;
+    }
+  const size_t x0 = (size_t) s->first_x[c0], x1 = (size_t) s->first_x[c1];
+  const size_t base = s->cell_of_x[x0], row_bytes = width * channels;
   memset (batch, 0, (size_t) (c1 - c0) * column_cells * sizeof *batch);
-  for (size_t row = 0; row < rows; row++)
-    for (int column = c0; column < c1; column++)
-      {
-        uint32_t *cells = batch + (size_t) (column - c0) * column_cells;
-        const uint8_t *p = samples + (row * width + (size_t) s->first_x[column]) * channels;
-        const uint8_t *end = samples + (row * width + (size_t) s->first_x[column + 1]) * channels;
-        /* the rows are far apart (a whole row between two visits): fetch ahead, or every
-         * visit waits for memory */
-        __builtin_prefetch (p + PREFETCH_ROWS * width * channels);
-        for (; p < end; p += channels)
-          {
-            for (int c = 0; c < channels; c++)
-              if (offset[c] >= 0)
-                cells[offset[c] + p[c]]++;
-            if (derived)
-              for (int c = channels; c < channels + 2; c++)
-                if (offset[c] >= 0)
-                  cells[offset[c] + bin_u8 (s, p, c, channels)]++;
-          }
-      }
+  for (size_t y = 0; y < rows; y++)
+    {
+      const uint8_t *row = samples + y * row_bytes;
+      /* the rows are far apart (a whole row between two visits): fetch ahead, or every visit
+       * waits for memory */
+      for (size_t b = x0 * channels; b < x1 * channels; b += CACHE_LINE)
+        __builtin_prefetch (row + PREFETCH_ROWS * row_bytes + b);
+      if (every_sample)
+        count_row_u8 (s, row, x0, x1, base, offset, batch, channels, 1);
+      else
+        count_row_u8 (s, row, x0, x1, base, offset, batch, channels, 0);
+    }
   for (int column = c0; column < c1; column++)
     for (int t = 0; t < shape->tables; t++)
       {
@@ -361,34 +398,46 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
                    c0 + step < last ? c0 + step : last);
 }
 
-/* Unweighted runs: 32-bit counters (a strip holds fewer than 2^31 pixels); 8-bit samples with
- * `channels` a constant, so that the cell is a few multiplies. */
+/* Unweighted 8-bit runs: pixels in pairs, one into each copy; `channels` a constant in each
+ * caller. */
 static inline __attribute__ ((always_inline)) void
-count_vectorscope_u8 (const uint8_t *samples, size_t begin, size_t end, uint32_t *table,
-                      const int channels)
+count_vectorscope_u8 (const cpu_chroma_sums *chroma, const uint8_t *samples, size_t begin,
+                      size_t end, uint32_t *even, uint32_t *odd, const int channels)
 {
-  for (size_t p = begin; p < end; p++)
+  size_t p = begin;
+  for (; p + 2 <= end; p += 2)
     {
       const uint8_t *q = samples + p * (size_t) channels;
-      table[gh_vectorscope_cell (q[0], q[1], q[2])]++;
+      even[cpu_chroma_cell (chroma, q[0], q[1], q[2])]++;
+      odd[cpu_chroma_cell (chroma, q[channels], q[channels + 1], q[channels + 2])]++;
+    }
+  if (p < end)
+    {
+      const uint8_t *q = samples + p * (size_t) channels;
+      even[cpu_chroma_cell (chroma, q[0], q[1], q[2])]++;
     }
 }
 
+/* Unweighted runs: 32-bit counters (a strip holds fewer than 2^31 pixels) in the thread's
+ * copies, the second added into the first at the end. */
 static void
 count_narrow_vectorscope (const cpu_scopes *s, const uint8_t *samples, size_t begin, size_t end,
-                          uint32_t *table)
+                          uint32_t *copies)
 {
-  memset (table, 0, VECTORSCOPE_CELLS * sizeof *table);
+  uint32_t *even = copies, *odd = copies + VECTORSCOPE_CELLS;
+  memset (copies, 0, NARROW_COPIES * VECTORSCOPE_CELLS * sizeof *copies);
   if (s->plan.bytes_per_sample == 1 && s->plan.channels == 3)
-    count_vectorscope_u8 (samples, begin, end, table, 3);
+    count_vectorscope_u8 (&s->chroma, samples, begin, end, even, odd, 3);
   else if (s->plan.bytes_per_sample == 1)
-    count_vectorscope_u8 (samples, begin, end, table, 4);
+    count_vectorscope_u8 (&s->chroma, samples, begin, end, even, odd, 4);
   else
     for (size_t p = begin; p < end; p++)
       {
         uint32_t w;
-        table[vectorscope_pixel (s, samples, NULL, p, &w)]++;
+        even[vectorscope_pixel (s, samples, NULL, p, &w)]++;
       }
+  for (size_t i = 0; i < VECTORSCOPE_CELLS; i++)
+    even[i] += odd[i];
 }
 
 void
@@ -403,7 +452,8 @@ cpu_scopes_count (cpu_scopes *s, int kind, gh_method method, const uint8_t *samp
   else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
     count_stripe (s, samples, coverage, pixels, thread, threads);
   else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))
-    count_narrow_vectorscope (s, samples, begin, end, s->narrow + (size_t) thread * cells);
+    count_narrow_vectorscope (s, samples, begin, end,
+                              s->narrow + (size_t) thread * NARROW_COPIES * cells);
   else if (method == GH_METHOD_FASTEST || method == GH_METHOD_PRIVATIZED)
     {
       uint64_t *own = s->own[kind] + (size_t) thread * cells;
@@ -440,7 +490,7 @@ cpu_scopes_fold (cpu_scopes *s, int kind, gh_method method, gh_run_sink *sink)
       uint64_t *counts = sink->scope[kind].counts[method];
       for (int t = 0; t < s->threads; t++)
         for (size_t i = 0; i < cells; i++)
-          counts[i] += s->narrow[(size_t) t * cells + i];
+          counts[i] += s->narrow[(size_t) t * NARROW_COPIES * cells + i];
     }
   else
     for (int t = 0; t < s->threads; t++)

@@ -6,8 +6,9 @@
  *   privatized      every thread counts its pixels into its own 64-bit copy of the table
  *   fastest         waveform: each thread owns a stripe of output columns and reads only the
  *                   pixels that land there, so it counts straight into its slice of one table:
- *                   no copies, no merge.  Vectorscope: a 32-bit copy a thread for unweighted
- *                   runs (a strip holds fewer than 2^31 pixels), else as privatized. */
+ *                   no copies, no merge.  Vectorscope: two 32-bit copies a thread for
+ *                   unweighted runs (a strip holds fewer than 2^31 pixels), else as
+ *                   privatized. */
 #ifndef GPUHIST_CPU_SCOPES_H
 #define GPUHIST_CPU_SCOPES_H
 
