@@ -257,10 +257,27 @@ job_count_scope (cpu_run *run, int kind, int thread, int threads)
   cpu_scopes_count (run->scopes, kind, run->method, run->data, coverage, pixels, thread, threads);
 }
 
+/* A run without repetitions whose histogram the scopes' pass counts too: one pass a strip. */
+static int
+counts_together (const cpu_run *run)
+{
+  return run->table == TABLE_EVERY && run->method == GH_METHOD_FASTEST && run->scopes
+         && cpu_scopes_count_histogram_too (run->scopes);
+}
+
 static void
 job_count (void *arg, int thread, int threads)
 {
   cpu_run *run = arg;
+  if (counts_together (run))
+    {
+      const size_t pixels = run->bytes / (size_t) run->plan.channels;
+      /* the first of the thread's copies, which fold_histogram_job reads */
+      cpu_scopes_count_together (
+          run->scopes, run->data, pixels,
+          run->thread_tables + (size_t) thread * run->copies * run->table_words, thread, threads);
+      return;
+    }
   if (run->table == TABLE_HISTOGRAM || run->table == TABLE_EVERY)
     job_count_histogram (run, thread, threads);
   for (int k = 0; k < GH_N_SCOPES; k++)

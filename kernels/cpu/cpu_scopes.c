@@ -272,12 +272,21 @@ bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
   return gh_luminance_bin_u8_fixed (s->rules->luminance_fixed, p[0], p[1], p[2], s->plan.luminance);
 }
 
+/* What a batch counts besides the waveform when the scopes and the histogram are counted in one
+ * pass (cpu_scopes_count_together); NULLs: nothing. */
+typedef struct
+{
+  uint32_t *even, *odd; /* the vectorscope's two 32-bit copies: even and odd image columns */
+  uint32_t *histogram;  /* channels * GH_BINS 32-bit counts */
+} batch_extras;
+
 /* Row `row`'s pixels [x0, x1) (output columns [c0, c1)) into the batch.  cell_of_x gives each
  * pixel its column's first cell, so that one loop runs over the batch's pixels, without a loop
  * a column whose short and varying count mispredicts its exit. */
 static inline __attribute__ ((always_inline)) void
 count_row_u8 (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, size_t base,
-              const int *offset, uint32_t *batch, const int channels, const int every_sample)
+              const int *offset, uint32_t *batch, const batch_extras *extras, const int channels,
+              const int every_sample, const int vectorscope)
 {
   const size_t *cell_of_x = s->cell_of_x;
   for (size_t x = x0; x < x1; x++)
@@ -293,7 +302,34 @@ count_row_u8 (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, siz
         for (int c = channels; c < channels + 2; c++)
           if (offset[c] >= 0)
             cells[offset[c] + bin_u8 (s, p, c, channels)]++;
+      if (vectorscope && channels >= 3)
+        (x & 1 ? extras->odd : extras->even)[cpu_chroma_cell (&s->chroma, p[0], p[1], p[2])]++;
     }
+}
+
+/* Adds the batch's 32-bit tables into the 64-bit table, and the sample channels' into the
+ * histogram where there is one: a column's counts summed over the columns are the histogram. */
+static void
+add_batch (const cpu_scopes *s, const uint32_t *batch, int c0, int c1, uint32_t *histogram)
+{
+  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
+  const size_t column_cells = (size_t) shape->tables * GH_BINS;
+  for (int column = c0; column < c1; column++)
+    for (int t = 0; t < shape->tables; t++)
+      {
+        const uint32_t *from = batch + (size_t) (column - c0) * column_cells + (size_t) t * GH_BINS;
+        uint64_t *to = s->stripes + ((size_t) t * shape->columns + (size_t) column) * GH_BINS;
+        for (int bin = 0; bin < GH_BINS; bin++)
+          to[bin] += from[bin];
+      }
+  for (int c = 0; histogram && c < s->plan.channels; c++)
+    for (int column = c0; column < c1; column++)
+      {
+        const uint32_t *from = batch + (size_t) (column - c0) * column_cells
+                               + (size_t) s->table_of_channel[c] * GH_BINS;
+        for (int bin = 0; bin < GH_BINS; bin++)
+          histogram[c * GH_BINS + bin] += from[bin];
+      }
 }
 
 /* Output columns [c0, c1) of an unweighted 8-bit run through every row, into `batch` (the
@@ -301,7 +337,7 @@ count_row_u8 (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, siz
  * is a constant in each caller so that the loops over channels unroll. */
 static inline __attribute__ ((always_inline)) void
 count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0, int c1,
-                uint32_t *batch, const int channels)
+                uint32_t *batch, const batch_extras *extras, const int channels)
 {
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
   const size_t width = (size_t) s->plan.width, column_cells = (size_t) shape->tables * GH_BINS;
@@ -326,25 +362,20 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0
        * waits for memory */
       for (size_t b = x0 * channels; b < x1 * channels; b += CACHE_LINE)
         __builtin_prefetch (row + PREFETCH_ROWS * row_bytes + b);
-      if (every_sample)
-        count_row_u8 (s, row, x0, x1, base, offset, batch, channels, 1);
+      if (extras->even)
+        count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, every_sample, 1);
+      else if (every_sample)
+        count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 1, 0);
       else
-        count_row_u8 (s, row, x0, x1, base, offset, batch, channels, 0);
+        count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 0, 0);
     }
-  for (int column = c0; column < c1; column++)
-    for (int t = 0; t < shape->tables; t++)
-      {
-        const uint32_t *from = batch + (size_t) (column - c0) * column_cells + (size_t) t * GH_BINS;
-        uint64_t *to = s->stripes + ((size_t) t * shape->columns + (size_t) column) * GH_BINS;
-        for (int bin = 0; bin < GH_BINS; bin++)
-          to[bin] += from[bin];
-      }
+  add_batch (s, batch, c0, c1, extras->histogram);
 }
 
 /* The thread's stripe of an unweighted 8-bit run, a batch of columns at a time. */
 static void
 count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int first, int last,
-                 uint32_t *batch)
+                 uint32_t *batch, const batch_extras *extras)
 {
   const size_t column_bytes
       = (size_t) s->plan.scope[GH_SCOPE_WAVEFORM].tables * GH_BINS * sizeof *batch;
@@ -354,10 +385,10 @@ count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int f
       const int c1 = c0 + step < last ? c0 + step : last;
       switch (s->plan.channels)
         {
-        case 1: count_batch_u8 (s, samples, rows, c0, c1, batch, 1); break;
-        case 2: count_batch_u8 (s, samples, rows, c0, c1, batch, 2); break;
-        case 3: count_batch_u8 (s, samples, rows, c0, c1, batch, 3); break;
-        default: count_batch_u8 (s, samples, rows, c0, c1, batch, 4); break;
+        case 1: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 1); break;
+        case 2: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 2); break;
+        case 3: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 3); break;
+        default: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 4); break;
         }
     }
 }
@@ -380,7 +411,7 @@ count_columns (const cpu_scopes *s, const uint8_t *samples, const uint8_t *cover
 
 static void
 count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t pixels,
-              int thread, int threads)
+              int thread, int threads, const batch_extras *extras)
 {
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
   const int first = (int) ((size_t) shape->columns * thread / threads);
@@ -388,7 +419,7 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
   if (batched_waveform (&s->plan))
     {
       count_stripe_u8 (s, samples, pixels / (size_t) s->plan.width, first, last,
-                       s->batch + (size_t) thread * (BATCH_BYTES / sizeof *s->batch));
+                       s->batch + (size_t) thread * (BATCH_BYTES / sizeof *s->batch), extras);
       return;
     }
   const size_t column_bytes = (size_t) shape->tables * shape->bins * sizeof *s->stripes;
@@ -450,7 +481,7 @@ cpu_scopes_count (cpu_scopes *s, int kind, gh_method method, const uint8_t *samp
   if (method == GH_METHOD_GLOBAL_ATOMICS)
     count_pixels (s, kind, samples, coverage, begin, end, NULL, s->shared[kind]);
   else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
-    count_stripe (s, samples, coverage, pixels, thread, threads);
+    count_stripe (s, samples, coverage, pixels, thread, threads, &(batch_extras){ 0 });
   else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))
     count_narrow_vectorscope (s, samples, begin, end,
                               s->narrow + (size_t) thread * NARROW_COPIES * cells);
@@ -460,6 +491,37 @@ cpu_scopes_count (cpu_scopes *s, int kind, gh_method method, const uint8_t *samp
       memset (own, 0, cells * sizeof *own);
       count_pixels (s, kind, samples, coverage, begin, end, own, NULL);
     }
+}
+
+int
+cpu_scopes_count_histogram_too (const cpu_scopes *s)
+{
+  const gh_run_plan *plan = &s->plan;
+  if (!wants (plan, GH_METHOD_FASTEST) || plan->scope[GH_SCOPE_WAVEFORM].tables == 0
+      || !batched_waveform (plan) || !gh_plan_plain (plan) || plan->bins != GH_BINS)
+    return 0;
+  for (int c = 0; c < plan->channels; c++)
+    if (s->table_of_channel[c] < 0)
+      return 0;
+  return 1;
+}
+
+void
+cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, size_t pixels,
+                           uint32_t *histogram, int thread, int threads)
+{
+  batch_extras extras = { .histogram = histogram };
+  const size_t cells = s->cells[GH_SCOPE_VECTORSCOPE];
+  if (cells > 0)
+    {
+      extras.even = s->narrow + (size_t) thread * NARROW_COPIES * cells;
+      extras.odd = extras.even + cells;
+      memset (extras.even, 0, NARROW_COPIES * cells * sizeof *extras.even);
+    }
+  memset (histogram, 0, (size_t) s->plan.channels * GH_BINS * sizeof *histogram);
+  count_stripe (s, samples, NULL, pixels, thread, threads, &extras);
+  for (size_t i = 0; i < cells; i++)
+    extras.even[i] += extras.odd[i];
 }
 
 /* Adds a 64-bit table into the method's sink table: 128-bit sums for weighted runs. */
