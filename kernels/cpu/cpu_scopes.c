@@ -1,5 +1,6 @@
 /* gpu-histogram: the CPU backend's scopes (cpu_scopes.h). */
 #include "cpu_scopes.h"
+#include "chroma_cells.h"
 #include "chroma_sums.h"
 #include "scope_rules.h"
 
@@ -42,6 +43,8 @@ struct cpu_scopes
                                              32-bit tables of a few columns (BATCH_BYTES) */
   uint32_t *narrow;       /* fastest vectorscope: threads * NARROW_COPIES 32-bit copies */
   cpu_chroma_sums chroma; /* 8-bit vectorscope cells from three lookups */
+  uint32_t *row_cells;    /* one pass with the vectorscope: threads rows of cells */
+  int chroma_cells;       /* or 8 at a time: cpu_chroma_cells_available () */
 };
 
 static int
@@ -83,6 +86,9 @@ alloc_waveform_geometry (cpu_scopes *s)
     }
   if (!batched_waveform (&s->plan))
     return 0;
+  if (s->plan.scope[GH_SCOPE_VECTORSCOPE].tables > 0
+      && !(s->row_cells = malloc ((size_t) s->threads * width * sizeof *s->row_cells)))
+    return -1;
   if (!(s->cell_of_x = malloc ((size_t) width * sizeof *s->cell_of_x)))
     return -1;
   for (int x = 0; x < width; x++)
@@ -147,6 +153,7 @@ cpu_scopes_new (const gh_run_plan *plan, const cpu_weighted_rules *rules, int th
   if (plan->scope[GH_SCOPE_VECTORSCOPE].tables > 0)
     failed |= alloc_levels (s);
   cpu_chroma_sums_init (&s->chroma);
+  s->chroma_cells = cpu_chroma_cells_available ();
   if (failed)
     {
       cpu_scopes_free (s);
@@ -170,6 +177,7 @@ cpu_scopes_free (cpu_scopes *s)
   free (s->narrow);
   free (s->column_of_x);
   free (s->cell_of_x);
+  free (s->row_cells);
   free (s->first_x);
   free (s->level8);
   free (s);
@@ -278,7 +286,30 @@ typedef struct
 {
   uint32_t *even, *odd; /* the vectorscope's two 32-bit copies: even and odd image columns */
   uint32_t *histogram;  /* channels * GH_BINS 32-bit counts */
+  uint32_t *cells;      /* with the vectorscope: a row's cells (row_cells) */
 } batch_extras;
+
+/* The vectorscope's cells of row pixels [x0, x1) into cells[0 ..), 8 at a time where
+ * cpu_chroma_cells runs; the strip's last row keeps its last group 4 bytes inside the strip. */
+static void
+row_cells (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, int last_row,
+           uint32_t *cells)
+{
+  const int channels = s->plan.channels;
+  size_t x = x0;
+  if (s->chroma_cells)
+    {
+      const size_t room = last_row && x1 + 2 > (size_t) s->plan.width ? 2 : 0;
+      const size_t groups = x1 - x0 >= room ? (x1 - x0 - room) / CPU_CHROMA_GROUP : 0;
+      cpu_chroma_cells (row + x0 * channels, channels, groups, cells);
+      x += groups * CPU_CHROMA_GROUP;
+    }
+  for (; x < x1; x++)
+    {
+      const uint8_t *p = row + x * channels;
+      cells[x - x0] = cpu_chroma_cell (&s->chroma, p[0], p[1], p[2]);
+    }
+}
 
 /* Row `row`'s pixels [x0, x1) (output columns [c0, c1)) into the batch.  cell_of_x gives each
  * pixel its column's first cell, so that one loop runs over the batch's pixels, without a loop
@@ -302,8 +333,8 @@ count_row_u8 (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, siz
         for (int c = channels; c < channels + 2; c++)
           if (offset[c] >= 0)
             cells[offset[c] + bin_u8 (s, p, c, channels)]++;
-      if (vectorscope && channels >= 3)
-        (x & 1 ? extras->odd : extras->even)[cpu_chroma_cell (&s->chroma, p[0], p[1], p[2])]++;
+      if (vectorscope)
+        (x & 1 ? extras->odd : extras->even)[extras->cells[x - x0]]++;
     }
 }
 
@@ -362,6 +393,8 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0
        * waits for memory */
       for (size_t b = x0 * channels; b < x1 * channels; b += CACHE_LINE)
         __builtin_prefetch (row + PREFETCH_ROWS * row_bytes + b);
+      if (extras->even)
+        row_cells (s, row, x0, x1, y + 1 == rows, extras->cells);
       if (extras->even)
         count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, every_sample, 1);
       else if (every_sample)
@@ -449,6 +482,34 @@ count_vectorscope_u8 (const cpu_chroma_sums *chroma, const uint8_t *samples, siz
     }
 }
 
+/* The same with the cells worked out CPU_CHROMA_GROUP pixels at a time (chroma_cells.h), a few
+ * hundred pixels ahead of their adds; returns the first pixel left to count. */
+static size_t
+count_vectorscope_groups (const uint8_t *samples, int channels, size_t begin, size_t end,
+                          uint32_t *even, uint32_t *odd)
+{
+  enum
+  {
+    CHUNK = 32 * CPU_CHROMA_GROUP
+  };
+  uint32_t cells[CHUNK];
+  size_t p = begin;
+  /* two pixels short of the end: a group of 3-byte pixels reads 4 bytes past itself */
+  while (p + CPU_CHROMA_GROUP + 2 <= end)
+    {
+      size_t groups = (end - 2 - p) / CPU_CHROMA_GROUP;
+      groups = groups < CHUNK / CPU_CHROMA_GROUP ? groups : CHUNK / CPU_CHROMA_GROUP;
+      cpu_chroma_cells (samples + p * (size_t) channels, channels, groups, cells);
+      for (size_t i = 0; i < groups * CPU_CHROMA_GROUP; i += 2)
+        {
+          even[cells[i]]++;
+          odd[cells[i + 1]]++;
+        }
+      p += groups * CPU_CHROMA_GROUP;
+    }
+  return p;
+}
+
 /* Unweighted runs: 32-bit counters (a strip holds fewer than 2^31 pixels) in the thread's
  * copies, the second added into the first at the end. */
 static void
@@ -457,6 +518,8 @@ count_narrow_vectorscope (const cpu_scopes *s, const uint8_t *samples, size_t be
 {
   uint32_t *even = copies, *odd = copies + VECTORSCOPE_CELLS;
   memset (copies, 0, NARROW_COPIES * VECTORSCOPE_CELLS * sizeof *copies);
+  if (s->plan.bytes_per_sample == 1 && s->chroma_cells)
+    begin = count_vectorscope_groups (samples, s->plan.channels, begin, end, even, odd);
   if (s->plan.bytes_per_sample == 1 && s->plan.channels == 3)
     count_vectorscope_u8 (&s->chroma, samples, begin, end, even, odd, 3);
   else if (s->plan.bytes_per_sample == 1)
@@ -516,6 +579,7 @@ cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, size_t pixels,
     {
       extras.even = s->narrow + (size_t) thread * NARROW_COPIES * cells;
       extras.odd = extras.even + cells;
+      extras.cells = s->row_cells + (size_t) thread * (size_t) s->plan.width;
       memset (extras.even, 0, NARROW_COPIES * cells * sizeof *extras.even);
     }
   memset (histogram, 0, (size_t) s->plan.channels * GH_BINS * sizeof *histogram);
