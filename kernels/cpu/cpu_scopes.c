@@ -284,9 +284,10 @@ bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
  * pass (cpu_scopes_count_together); NULLs: nothing. */
 typedef struct
 {
-  uint32_t *even, *odd; /* the vectorscope's two 32-bit copies: even and odd image columns */
-  uint32_t *histogram;  /* channels * GH_BINS 32-bit counts */
-  uint32_t *cells;      /* with the vectorscope: a row's cells (row_cells) */
+  uint32_t *vectorscope; /* the vectorscope's 32-bit table: one, as the waveform's adds between
+                            two pixels' keep equal cells from waiting on each other */
+  uint32_t *histogram;   /* channels * GH_BINS 32-bit counts */
+  uint32_t *cells;       /* with the vectorscope: a row's cells (row_cells) */
 } batch_extras;
 
 /* The vectorscope's cells of row pixels [x0, x1) into cells[0 ..), 8 at a time where
@@ -334,7 +335,7 @@ count_row_u8 (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, siz
           if (offset[c] >= 0)
             cells[offset[c] + bin_u8 (s, p, c, channels)]++;
       if (vectorscope)
-        (x & 1 ? extras->odd : extras->even)[extras->cells[x - x0]]++;
+        extras->vectorscope[extras->cells[x - x0]]++;
     }
 }
 
@@ -393,9 +394,9 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0
        * waits for memory */
       for (size_t b = x0 * channels; b < x1 * channels; b += CACHE_LINE)
         __builtin_prefetch (row + PREFETCH_ROWS * row_bytes + b);
-      if (extras->even)
+      if (extras->vectorscope)
         row_cells (s, row, x0, x1, y + 1 == rows, extras->cells);
-      if (extras->even)
+      if (extras->vectorscope)
         count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, every_sample, 1);
       else if (every_sample)
         count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 1, 0);
@@ -577,15 +578,12 @@ cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, size_t pixels,
   const size_t cells = s->cells[GH_SCOPE_VECTORSCOPE];
   if (cells > 0)
     {
-      extras.even = s->narrow + (size_t) thread * NARROW_COPIES * cells;
-      extras.odd = extras.even + cells;
+      extras.vectorscope = s->narrow + (size_t) thread * NARROW_COPIES * cells;
       extras.cells = s->row_cells + (size_t) thread * (size_t) s->plan.width;
-      memset (extras.even, 0, NARROW_COPIES * cells * sizeof *extras.even);
+      memset (extras.vectorscope, 0, cells * sizeof *extras.vectorscope);
     }
   memset (histogram, 0, (size_t) s->plan.channels * GH_BINS * sizeof *histogram);
   count_stripe (s, samples, NULL, pixels, thread, threads, &extras);
-  for (size_t i = 0; i < cells; i++)
-    extras.even[i] += extras.odd[i];
 }
 
 /* Adds a 64-bit table into the method's sink table: 128-bit sums for weighted runs. */
