@@ -284,8 +284,8 @@ bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
  * pass (cpu_scopes_count_together); NULLs: nothing. */
 typedef struct
 {
-  uint32_t *vectorscope; /* the vectorscope's 32-bit table: one, as the waveform's adds between
-                            two pixels' keep equal cells from waiting on each other */
+  uint32_t *vectorscope; /* the vectorscope's 32-bit table: one, since the waveform's adds
+                            between two pixels keep equal cells from waiting on each other */
   uint32_t *histogram;   /* channels * GH_BINS 32-bit counts */
   uint32_t *cells;       /* with the vectorscope: a row's cells (row_cells) */
 } batch_extras;
@@ -395,9 +395,11 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0
       for (size_t b = x0 * channels; b < x1 * channels; b += CACHE_LINE)
         __builtin_prefetch (row + PREFETCH_ROWS * row_bytes + b);
       if (extras->vectorscope)
-        row_cells (s, row, x0, x1, y + 1 == rows, extras->cells);
-      if (extras->vectorscope)
-        count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, every_sample, 1);
+        {
+          /* the one pass: a plain run, whose waveform has every sample channel and no other */
+          row_cells (s, row, x0, x1, y + 1 == rows, extras->cells);
+          count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 1, 1);
+        }
       else if (every_sample)
         count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 1, 0);
       else
