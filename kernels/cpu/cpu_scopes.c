@@ -1,5 +1,7 @@
 /* gpu-histogram: the CPU backend's scopes (cpu_scopes.h). */
 #include "cpu_scopes.h"
+#include "chroma_cells.h"
+#include "chroma_sums.h"
 #include "scope_rules.h"
 
 #include <stdlib.h>
@@ -15,7 +17,11 @@ _Static_assert(GH_BINS * sizeof (uint32_t) * MAX_OUT_CHANNELS <= BATCH_BYTES, "b
 /* How many rows ahead a batch fetches its columns' pixels: between two rows it reads only the
  * batch's few columns, so the hardware's prefetch of whole rows does not help it. */
 #define PREFETCH_ROWS 8
+#define CACHE_LINE 64
 #define VECTORSCOPE_CELLS (GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE)
+/* The fastest vectorscope of an unweighted run counts neighbouring pixels into two 32-bit copies
+ * a thread, so that a run of equal cells (smooth areas) does not wait on its own increments. */
+#define NARROW_COPIES 2
 
 struct cpu_scopes
 {
@@ -25,6 +31,8 @@ struct cpu_scopes
   size_t cells[GH_N_SCOPES];
   int table_of_channel[MAX_OUT_CHANNELS]; /* the waveform's table of an output channel, or -1 */
   int *column_of_x;                       /* the waveform's output column of each image column */
+  size_t *cell_of_x;                      /* batched waveform: column_of_x's first cell in a
+                                             batch, column * tables * GH_BINS */
   int *first_x;                           /* the first image column of each output column, and
                                              width at [columns] */
   uint8_t *level8;                        /* 16-bit samples: the vectorscope's level of each */
@@ -33,7 +41,10 @@ struct cpu_scopes
   uint64_t *stripes;                      /* fastest waveform: one table, a stripe a thread */
   uint32_t *batch;                        /* fastest waveform, unweighted 8-bit: a thread's
                                              32-bit tables of a few columns (BATCH_BYTES) */
-  uint32_t *narrow;                       /* fastest vectorscope: threads 32-bit copies */
+  uint32_t *narrow;       /* fastest vectorscope: threads * NARROW_COPIES 32-bit copies */
+  cpu_chroma_sums chroma; /* 8-bit vectorscope cells from three lookups */
+  uint32_t *row_cells;    /* one pass with the vectorscope: threads rows of cells */
+  int chroma_cells;       /* or 8 at a time: cpu_chroma_cells_available () */
 };
 
 static int
@@ -73,6 +84,15 @@ alloc_waveform_geometry (cpu_scopes *s)
       s->column_of_x[x] = gh_waveform_column (x, shape->columns, width);
       s->first_x[s->column_of_x[x]] = x;
     }
+  if (!batched_waveform (&s->plan))
+    return 0;
+  if (s->plan.scope[GH_SCOPE_VECTORSCOPE].tables > 0
+      && !(s->row_cells = malloc ((size_t) s->threads * width * sizeof *s->row_cells)))
+    return -1;
+  if (!(s->cell_of_x = malloc ((size_t) width * sizeof *s->cell_of_x)))
+    return -1;
+  for (int x = 0; x < width; x++)
+    s->cell_of_x[x] = (size_t) s->column_of_x[x] * (size_t) shape->tables * GH_BINS;
   return 0;
 }
 
@@ -95,7 +115,7 @@ alloc_tables (cpu_scopes *s, int kind)
       && !(s->batch = malloc (threads * BATCH_BYTES)))
     return -1;
   if (fastest && vectorscope && narrow_vectorscope (&s->plan)
-      && !(s->narrow = malloc (threads * cells * sizeof (uint32_t))))
+      && !(s->narrow = malloc (threads * NARROW_COPIES * cells * sizeof (uint32_t))))
     return -1;
   return 0;
 }
@@ -132,6 +152,8 @@ cpu_scopes_new (const gh_run_plan *plan, const cpu_weighted_rules *rules, int th
     failed |= alloc_waveform_geometry (s);
   if (plan->scope[GH_SCOPE_VECTORSCOPE].tables > 0)
     failed |= alloc_levels (s);
+  cpu_chroma_sums_init (&s->chroma);
+  s->chroma_cells = cpu_chroma_cells_available ();
   if (failed)
     {
       cpu_scopes_free (s);
@@ -154,6 +176,8 @@ cpu_scopes_free (cpu_scopes *s)
   free (s->batch);
   free (s->narrow);
   free (s->column_of_x);
+  free (s->cell_of_x);
+  free (s->row_cells);
   free (s->first_x);
   free (s->level8);
   free (s);
@@ -256,44 +280,72 @@ bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
   return gh_luminance_bin_u8_fixed (s->rules->luminance_fixed, p[0], p[1], p[2], s->plan.luminance);
 }
 
-/* Output columns [c0, c1) of an unweighted 8-bit run through every row, into `batch` (the
- * columns' 32-bit tables, [column][table][bin]), then added into the 64-bit table.  `channels`
- * is a constant in each caller so that the loops over channels unroll. */
+/* What a batch counts besides the waveform when the scopes and the histogram are counted in one
+ * pass (cpu_scopes_count_together); NULLs: nothing. */
+typedef struct
+{
+  uint32_t *vectorscope; /* the vectorscope's 32-bit table: one, since the waveform's adds
+                            between two pixels keep equal cells from waiting on each other */
+  uint32_t *histogram;   /* channels * GH_BINS 32-bit counts */
+  uint32_t *cells;       /* with the vectorscope: a row's cells (row_cells) */
+} batch_extras;
+
+/* The vectorscope's cells of row pixels [x0, x1) into cells[0 ..), 8 at a time where
+ * cpu_chroma_cells runs; the strip's last row keeps its last group 4 bytes inside the strip. */
+static void
+row_cells (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, int last_row,
+           uint32_t *cells)
+{
+  const int channels = s->plan.channels;
+  size_t x = x0;
+  if (s->chroma_cells)
+    {
+      const size_t room = last_row && x1 + 2 > (size_t) s->plan.width ? 2 : 0;
+      const size_t groups = x1 - x0 >= room ? (x1 - x0 - room) / CPU_CHROMA_GROUP : 0;
+      cpu_chroma_cells (row + x0 * channels, channels, groups, cells);
+      x += groups * CPU_CHROMA_GROUP;
+    }
+  for (; x < x1; x++)
+    {
+      const uint8_t *p = row + x * channels;
+      cells[x - x0] = cpu_chroma_cell (&s->chroma, p[0], p[1], p[2]);
+    }
+}
+
+/* Row `row`'s pixels [x0, x1) (output columns [c0, c1)) into the batch.  cell_of_x gives each
+ * pixel its column's first cell, so that one loop runs over the batch's pixels, without a loop
+ * a column whose short and varying count mispredicts its exit. */
 static inline __attribute__ ((always_inline)) void
-count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0, int c1,
-                uint32_t *batch, const int channels)
+count_row_u8 (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, size_t base,
+              const int *offset, uint32_t *batch, const batch_extras *extras, const int channels,
+              const int every_sample, const int vectorscope)
+{
+  const size_t *cell_of_x = s->cell_of_x;
+  for (size_t x = x0; x < x1; x++)
+    {
+      const uint8_t *p = row + x * channels;
+      uint32_t *cells = batch + (cell_of_x[x] - base);
+      /* unrolled: -O2 leaves a loop of three and reloads each offset */
+#pragma GCC unroll 4
+      for (int c = 0; c < channels; c++)
+        if (every_sample || offset[c] >= 0)
+          cells[offset[c] + p[c]]++;
+      if (!every_sample)
+        for (int c = channels; c < channels + 2; c++)
+          if (offset[c] >= 0)
+            cells[offset[c] + bin_u8 (s, p, c, channels)]++;
+      if (vectorscope)
+        extras->vectorscope[extras->cells[x - x0]]++;
+    }
+}
+
+/* Adds the batch's 32-bit tables into the 64-bit table, and the sample channels' into the
+ * histogram where there is one: a column's counts summed over the columns are the histogram. */
+static void
+add_batch (const cpu_scopes *s, const uint32_t *batch, int c0, int c1, uint32_t *histogram)
 {
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
-  const size_t width = (size_t) s->plan.width, column_cells = (size_t) shape->tables * GH_BINS;
-  /* each channel's table's offset in a column, or -1; the samples' first, so that their loop
-   * unrolls, and value and luminance (rarer, dearer) apart */
-  int offset[MAX_OUT_CHANNELS];
-  for (int c = 0; c < channels + 2; c++)
-    offset[c] = c < s->plan.out_channels && s->table_of_channel[c] >= 0
-                    ? s->table_of_channel[c] * GH_BINS
-                    : -1;
-  const int derived = offset[channels] >= 0 || offset[channels + 1] >= 0;
-  memset (batch, 0, (size_t) (c1 - c0) * column_cells * sizeof *batch);
-  for (size_t row = 0; row < rows; row++)
-    for (int column = c0; column < c1; column++)
-      {
-        uint32_t *cells = batch + (size_t) (column - c0) * column_cells;
-        const uint8_t *p = samples + (row * width + (size_t) s->first_x[column]) * channels;
-        const uint8_t *end = samples + (row * width + (size_t) s->first_x[column + 1]) * channels;
-        /* the rows are far apart (a whole row between two visits): fetch ahead, or every
-         * visit waits for memory */
-        __builtin_prefetch (p + PREFETCH_ROWS * width * channels);
-        for (; p < end; p += channels)
-          {
-            for (int c = 0; c < channels; c++)
-              if (offset[c] >= 0)
-                cells[offset[c] + p[c]]++;
-            if (derived)
-              for (int c = channels; c < channels + 2; c++)
-                if (offset[c] >= 0)
-                  cells[offset[c] + bin_u8 (s, p, c, channels)]++;
-          }
-      }
+  const size_t column_cells = (size_t) shape->tables * GH_BINS;
   for (int column = c0; column < c1; column++)
     for (int t = 0; t < shape->tables; t++)
       {
@@ -302,12 +354,64 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0
         for (int bin = 0; bin < GH_BINS; bin++)
           to[bin] += from[bin];
       }
+  for (int c = 0; histogram && c < s->plan.channels; c++)
+    for (int column = c0; column < c1; column++)
+      {
+        const uint32_t *from = batch + (size_t) (column - c0) * column_cells
+                               + (size_t) s->table_of_channel[c] * GH_BINS;
+        for (int bin = 0; bin < GH_BINS; bin++)
+          histogram[c * GH_BINS + bin] += from[bin];
+      }
+}
+
+/* Output columns [c0, c1) of an unweighted 8-bit run through every row, into `batch` (the
+ * columns' 32-bit tables, [column][table][bin]), then added into the 64-bit table.  `channels`
+ * is a constant in each caller so that the loops over channels unroll. */
+static inline __attribute__ ((always_inline)) void
+count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0, int c1,
+                uint32_t *batch, const batch_extras *extras, const int channels)
+{
+  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
+  const size_t width = (size_t) s->plan.width, column_cells = (size_t) shape->tables * GH_BINS;
+  /* each channel's table's offset in a column, or -1; the samples' first, so that their loop
+   * unrolls, and value and luminance (rarer, dearer) apart */
+  int offset[MAX_OUT_CHANNELS];
+  int every_sample = 1;
+  for (int c = 0; c < channels + 2; c++)
+    {
+      offset[c] = c < s->plan.out_channels && s->table_of_channel[c] >= 0
+                      ? s->table_of_channel[c] * GH_BINS
+                      : -1;
+      every_sample &= c < channels ? offset[c] >= 0 : offset[c] < 0;
+    }
+  const size_t x0 = (size_t) s->first_x[c0], x1 = (size_t) s->first_x[c1];
+  const size_t base = s->cell_of_x[x0], row_bytes = width * channels;
+  memset (batch, 0, (size_t) (c1 - c0) * column_cells * sizeof *batch);
+  for (size_t y = 0; y < rows; y++)
+    {
+      const uint8_t *row = samples + y * row_bytes;
+      /* the rows are far apart (a whole row between two visits): fetch ahead, or every visit
+       * waits for memory */
+      for (size_t b = x0 * channels; b < x1 * channels; b += CACHE_LINE)
+        __builtin_prefetch (row + PREFETCH_ROWS * row_bytes + b);
+      if (extras->vectorscope)
+        {
+          /* the one pass: a plain run, whose waveform has every sample channel and no other */
+          row_cells (s, row, x0, x1, y + 1 == rows, extras->cells);
+          count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 1, 1);
+        }
+      else if (every_sample)
+        count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 1, 0);
+      else
+        count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 0, 0);
+    }
+  add_batch (s, batch, c0, c1, extras->histogram);
 }
 
 /* The thread's stripe of an unweighted 8-bit run, a batch of columns at a time. */
 static void
 count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int first, int last,
-                 uint32_t *batch)
+                 uint32_t *batch, const batch_extras *extras)
 {
   const size_t column_bytes
       = (size_t) s->plan.scope[GH_SCOPE_WAVEFORM].tables * GH_BINS * sizeof *batch;
@@ -317,10 +421,10 @@ count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int f
       const int c1 = c0 + step < last ? c0 + step : last;
       switch (s->plan.channels)
         {
-        case 1: count_batch_u8 (s, samples, rows, c0, c1, batch, 1); break;
-        case 2: count_batch_u8 (s, samples, rows, c0, c1, batch, 2); break;
-        case 3: count_batch_u8 (s, samples, rows, c0, c1, batch, 3); break;
-        default: count_batch_u8 (s, samples, rows, c0, c1, batch, 4); break;
+        case 1: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 1); break;
+        case 2: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 2); break;
+        case 3: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 3); break;
+        default: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 4); break;
         }
     }
 }
@@ -343,7 +447,7 @@ count_columns (const cpu_scopes *s, const uint8_t *samples, const uint8_t *cover
 
 static void
 count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t pixels,
-              int thread, int threads)
+              int thread, int threads, const batch_extras *extras)
 {
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
   const int first = (int) ((size_t) shape->columns * thread / threads);
@@ -351,7 +455,7 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
   if (batched_waveform (&s->plan))
     {
       count_stripe_u8 (s, samples, pixels / (size_t) s->plan.width, first, last,
-                       s->batch + (size_t) thread * (BATCH_BYTES / sizeof *s->batch));
+                       s->batch + (size_t) thread * (BATCH_BYTES / sizeof *s->batch), extras);
       return;
     }
   const size_t column_bytes = (size_t) shape->tables * shape->bins * sizeof *s->stripes;
@@ -361,34 +465,76 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
                    c0 + step < last ? c0 + step : last);
 }
 
-/* Unweighted runs: 32-bit counters (a strip holds fewer than 2^31 pixels); 8-bit samples with
- * `channels` a constant, so that the cell is a few multiplies. */
+/* Unweighted 8-bit runs: pixels in pairs, one into each copy; `channels` a constant in each
+ * caller. */
 static inline __attribute__ ((always_inline)) void
-count_vectorscope_u8 (const uint8_t *samples, size_t begin, size_t end, uint32_t *table,
-                      const int channels)
+count_vectorscope_u8 (const cpu_chroma_sums *chroma, const uint8_t *samples, size_t begin,
+                      size_t end, uint32_t *even, uint32_t *odd, const int channels)
 {
-  for (size_t p = begin; p < end; p++)
+  size_t p = begin;
+  for (; p + 2 <= end; p += 2)
     {
       const uint8_t *q = samples + p * (size_t) channels;
-      table[gh_vectorscope_cell (q[0], q[1], q[2])]++;
+      even[cpu_chroma_cell (chroma, q[0], q[1], q[2])]++;
+      odd[cpu_chroma_cell (chroma, q[channels], q[channels + 1], q[channels + 2])]++;
+    }
+  if (p < end)
+    {
+      const uint8_t *q = samples + p * (size_t) channels;
+      even[cpu_chroma_cell (chroma, q[0], q[1], q[2])]++;
     }
 }
 
+/* The same with the cells worked out CPU_CHROMA_GROUP pixels at a time (chroma_cells.h), a few
+ * hundred pixels ahead of their adds; returns the first pixel left to count. */
+static size_t
+count_vectorscope_groups (const uint8_t *samples, int channels, size_t begin, size_t end,
+                          uint32_t *even, uint32_t *odd)
+{
+  enum
+  {
+    CHUNK = 32 * CPU_CHROMA_GROUP
+  };
+  uint32_t cells[CHUNK];
+  size_t p = begin;
+  /* two pixels short of the end: a group of 3-byte pixels reads 4 bytes past itself */
+  while (p + CPU_CHROMA_GROUP + 2 <= end)
+    {
+      size_t groups = (end - 2 - p) / CPU_CHROMA_GROUP;
+      groups = groups < CHUNK / CPU_CHROMA_GROUP ? groups : CHUNK / CPU_CHROMA_GROUP;
+      cpu_chroma_cells (samples + p * (size_t) channels, channels, groups, cells);
+      for (size_t i = 0; i < groups * CPU_CHROMA_GROUP; i += 2)
+        {
+          even[cells[i]]++;
+          odd[cells[i + 1]]++;
+        }
+      p += groups * CPU_CHROMA_GROUP;
+    }
+  return p;
+}
+
+/* Unweighted runs: 32-bit counters (a strip holds fewer than 2^31 pixels) in the thread's
+ * copies, the second added into the first at the end. */
 static void
 count_narrow_vectorscope (const cpu_scopes *s, const uint8_t *samples, size_t begin, size_t end,
-                          uint32_t *table)
+                          uint32_t *copies)
 {
-  memset (table, 0, VECTORSCOPE_CELLS * sizeof *table);
+  uint32_t *even = copies, *odd = copies + VECTORSCOPE_CELLS;
+  memset (copies, 0, NARROW_COPIES * VECTORSCOPE_CELLS * sizeof *copies);
+  if (s->plan.bytes_per_sample == 1 && s->chroma_cells)
+    begin = count_vectorscope_groups (samples, s->plan.channels, begin, end, even, odd);
   if (s->plan.bytes_per_sample == 1 && s->plan.channels == 3)
-    count_vectorscope_u8 (samples, begin, end, table, 3);
+    count_vectorscope_u8 (&s->chroma, samples, begin, end, even, odd, 3);
   else if (s->plan.bytes_per_sample == 1)
-    count_vectorscope_u8 (samples, begin, end, table, 4);
+    count_vectorscope_u8 (&s->chroma, samples, begin, end, even, odd, 4);
   else
     for (size_t p = begin; p < end; p++)
       {
         uint32_t w;
-        table[vectorscope_pixel (s, samples, NULL, p, &w)]++;
+        even[vectorscope_pixel (s, samples, NULL, p, &w)]++;
       }
+  for (size_t i = 0; i < VECTORSCOPE_CELLS; i++)
+    even[i] += odd[i];
 }
 
 void
@@ -401,15 +547,45 @@ cpu_scopes_count (cpu_scopes *s, int kind, gh_method method, const uint8_t *samp
   if (method == GH_METHOD_GLOBAL_ATOMICS)
     count_pixels (s, kind, samples, coverage, begin, end, NULL, s->shared[kind]);
   else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
-    count_stripe (s, samples, coverage, pixels, thread, threads);
+    count_stripe (s, samples, coverage, pixels, thread, threads, &(batch_extras){ 0 });
   else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))
-    count_narrow_vectorscope (s, samples, begin, end, s->narrow + (size_t) thread * cells);
+    count_narrow_vectorscope (s, samples, begin, end,
+                              s->narrow + (size_t) thread * NARROW_COPIES * cells);
   else if (method == GH_METHOD_FASTEST || method == GH_METHOD_PRIVATIZED)
     {
       uint64_t *own = s->own[kind] + (size_t) thread * cells;
       memset (own, 0, cells * sizeof *own);
       count_pixels (s, kind, samples, coverage, begin, end, own, NULL);
     }
+}
+
+int
+cpu_scopes_count_histogram_too (const cpu_scopes *s)
+{
+  const gh_run_plan *plan = &s->plan;
+  if (!wants (plan, GH_METHOD_FASTEST) || plan->scope[GH_SCOPE_WAVEFORM].tables == 0
+      || !batched_waveform (plan) || !gh_plan_plain (plan) || plan->bins != GH_BINS)
+    return 0;
+  for (int c = 0; c < plan->channels; c++)
+    if (s->table_of_channel[c] < 0)
+      return 0;
+  return 1;
+}
+
+void
+cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, size_t pixels,
+                           uint32_t *histogram, int thread, int threads)
+{
+  batch_extras extras = { .histogram = histogram };
+  const size_t cells = s->cells[GH_SCOPE_VECTORSCOPE];
+  if (cells > 0)
+    {
+      extras.vectorscope = s->narrow + (size_t) thread * NARROW_COPIES * cells;
+      extras.cells = s->row_cells + (size_t) thread * (size_t) s->plan.width;
+      memset (extras.vectorscope, 0, cells * sizeof *extras.vectorscope);
+    }
+  memset (histogram, 0, (size_t) s->plan.channels * GH_BINS * sizeof *histogram);
+  count_stripe (s, samples, NULL, pixels, thread, threads, &extras);
 }
 
 /* Adds a 64-bit table into the method's sink table: 128-bit sums for weighted runs. */
@@ -440,7 +616,7 @@ cpu_scopes_fold (cpu_scopes *s, int kind, gh_method method, gh_run_sink *sink)
       uint64_t *counts = sink->scope[kind].counts[method];
       for (int t = 0; t < s->threads; t++)
         for (size_t i = 0; i < cells; i++)
-          counts[i] += s->narrow[(size_t) t * cells + i];
+          counts[i] += s->narrow[(size_t) t * NARROW_COPIES * cells + i];
     }
   else
     for (int t = 0; t < s->threads; t++)

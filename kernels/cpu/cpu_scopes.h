@@ -6,8 +6,9 @@
  *   privatized      every thread counts its pixels into its own 64-bit copy of the table
  *   fastest         waveform: each thread owns a stripe of output columns and reads only the
  *                   pixels that land there, so it counts straight into its slice of one table:
- *                   no copies, no merge.  Vectorscope: a 32-bit copy a thread for unweighted
- *                   runs (a strip holds fewer than 2^31 pixels), else as privatized. */
+ *                   no copies, no merge.  Vectorscope: two 32-bit copies a thread for
+ *                   unweighted runs (a strip holds fewer than 2^31 pixels), else as
+ *                   privatized. */
 #ifndef GPUHIST_CPU_SCOPES_H
 #define GPUHIST_CPU_SCOPES_H
 
@@ -25,6 +26,15 @@ void cpu_scopes_prepare (cpu_scopes *scopes, int kind, gh_method method);
  * coverage plane is at coverage (NULL without one). */
 void cpu_scopes_count (cpu_scopes *scopes, int kind, gh_method method, const uint8_t *samples,
                        const uint8_t *coverage, size_t pixels, int thread, int threads);
+/* Whether FASTEST can count the histogram with the scopes in one pass over a strip: an
+ * unweighted 8-bit run whose waveform has every sample channel, so that the histogram is the
+ * waveform's columns summed.  The vectorscope, if any, counts in the same pass. */
+int cpu_scopes_count_histogram_too (const cpu_scopes *scopes);
+/* That pass, FASTEST, on thread `thread`'s stripe of columns: the scopes as cpu_scopes_count
+ * does (cpu_scopes_prepare first for each, cpu_scopes_fold after), and the stripe's histogram
+ * into `histogram` (channels * 256 32-bit counts: a strip holds fewer than 2^31 pixels). */
+void cpu_scopes_count_together (cpu_scopes *scopes, const uint8_t *samples, size_t pixels,
+                                uint32_t *histogram, int thread, int threads);
 /* After the job: adds what it counted into the sink's table of the method. */
 void cpu_scopes_fold (cpu_scopes *scopes, int kind, gh_method method, gh_run_sink *sink);
 

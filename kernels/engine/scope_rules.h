@@ -19,11 +19,22 @@ gh_waveform_column (int x, int columns, int width)
  * (gpuhist.h).  Each row of weights sums to 0 and its negative part to -32768, so the sums lie
  * within 65536 .. 16777216: 32 bits hold them, the shift is a division by 65536, and min () only
  * ever takes 256 down to 255. */
+enum
+{
+  GH_CB_R = -7509,
+  GH_CB_G = -25259,
+  GH_CB_B = 32768,
+  GH_CR_R = 32768,
+  GH_CR_G = -29763,
+  GH_CR_B = -3005,
+  GH_CHROMA_OFFSET = 8421376 /* 128.5 * 65536: centre and rounding */
+};
+
 GH_HOST_DEVICE static inline int
 gh_vectorscope_cell (int r, int g, int b)
 {
-  const int cb = (-7509 * r - 25259 * g + 32768 * b + 8421376) >> 16;
-  const int cr = (32768 * r - 29763 * g - 3005 * b + 8421376) >> 16;
+  const int cb = (GH_CB_R * r + GH_CB_G * g + GH_CB_B * b + GH_CHROMA_OFFSET) >> 16;
+  const int cr = (GH_CR_R * r + GH_CR_G * g + GH_CR_B * b + GH_CHROMA_OFFSET) >> 16;
   return (cr < 255 ? cr : 255) * GH_VECTORSCOPE_SIZE + (cb < 255 ? cb : 255);
 }
 

@@ -54,6 +54,19 @@ static const scope_case cases[] = {
     GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP3 },
   { "rgb16 GIMP 3.0's linear luminance, weighted", 150, 30, 3, 2, 1, 0, 1, 30, 0, 1, 0,
     GH_BINNING_GIMP, 1024, GH_LUMINANCE_GIMP3_LINEAR },
+  /* Plain 8-bit runs, whose FASTEST whole run on the CPU counts the histogram, the waveform and
+   * the vectorscope in one pass (the histogram as the waveform's columns summed): an odd width
+   * and pixel count, a column a pixel without a vectorscope, and a flat image. */
+  { "rgba8 plain, odd width", 301, 67, 4, 1, 0, 0, 0, 0, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "gray8 plain, a column a pixel", 257, 45, 1, 1, 0, 0, 0, -1, 0, 0, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgb8 plain, flat", 199, 31, 3, 1, 0, 0, 0, 23, 0, 1, 1, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  /* Batches of eight 3-byte pixels, the last ending at the strip's last byte: the vectorscope's
+   * cells eight at a time must not read past it (seen under -Db_sanitize=address). */
+  { "rgb8 plain, a column a pixel, 64 wide", 64, 9, 3, 1, 0, 0, 0, -1, 0, 1, 0, GH_BINNING_SHIFT,
+    256, GH_LUMINANCE_GIMP2 },
   /* Enough pixels a block that the GPU's 16-bit counters wrap (the spills' path), in one cell:
    * GPU runs only (the CPU's counters are 32 and 64 bits wide). */
   { "rgba8 flat, 9.4 million pixels", 4096, 2304, 4, 1, 0, 0, 1, 64, 0, 1, 1, GH_BINNING_SHIFT, 256,
