@@ -158,7 +158,8 @@ extern "C"
   typedef enum
   {
     GH_PATTERN_FLAT = 0, /* every sample the same value */
-    GH_PATTERN_NOISE     /* uniform random bytes */
+    GH_PATTERN_NOISE,    /* uniform random bytes */
+    GH_N_PATTERNS
   } gh_pattern;
 
   typedef struct

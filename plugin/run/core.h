@@ -108,15 +108,14 @@ typedef struct
 /* The waveform's columns for a run `width` pixels wide: the settings' or the default. */
 int gpuhist_waveform_columns (const GpuhistSettings *settings, int width);
 
-/* Results of one measurement of a layer, and optionally of synthetic flat and noise images of
- * the same size for the contention comparison. */
+/* Results of one measurement of a layer, and optionally of synthetic images of the same size for
+ * the contention comparison (gh_pattern: flat and noise). */
 typedef struct
 {
   gh_result layer;
-  gh_result flat; /* flat.channels == 0 when not run */
-  gh_result noise;
-  double fetch_ms;      /* reading the pixels from GIMP, converting included */
-  double total_ms;      /* from the first fetch to the last count */
+  gh_result patterns[GH_N_PATTERNS]; /* by gh_pattern; channels == 0 when not run */
+  double fetch_ms;                   /* reading the pixels from GIMP, converting included */
+  double total_ms;                   /* from the first fetch to the last count */
   double engine_ms;     /* waiting for the engine before the first fetch (GpuhistKeeperStart) */
   gboolean engine_kept; /* the resident process's engine from an earlier run */
   /* Where total_ms went besides fetch_ms (the JSON's phases_ms): the engine setting the run up,

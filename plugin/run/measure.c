@@ -291,12 +291,11 @@ gpuhist_compare_patterns (gh_engine *engine, const GpuhistSettings *settings, Gp
   set_methods (engine, settings);
   gpuhist_report_reset_comparison (report);
 
-  if (!run_pattern (engine, GH_PATTERN_FLAT, report, &report->flat, error))
-    return FALSE;
-  if (!run_pattern (engine, GH_PATTERN_NOISE, report, &report->noise, error))
-    {
-      gpuhist_report_reset_comparison (report);
-      return FALSE;
-    }
+  for (int p = 0; p < GH_N_PATTERNS; p++)
+    if (!run_pattern (engine, (gh_pattern) p, report, &report->patterns[p], error))
+      {
+        gpuhist_report_reset_comparison (report);
+        return FALSE;
+      }
   return TRUE;
 }

@@ -10,6 +10,9 @@
 #include "channel-stats.h"
 #include "report.h"
 
+/* The JSON's members of the comparison's runs, by gh_pattern. */
+static const char *const pattern_keys[GH_N_PATTERNS] = { "flat", "noise" };
+
 /* Strings as the engine escapes them; NULL as "". */
 static void
 json_string (FILE *out, const char *s)
@@ -105,13 +108,13 @@ report_json (const GpuhistReport *report)
   failed = gh_write_json_begin (out, &report->layer, report->channel_names);
   write_plugin_members (out, report);
   failed |= gh_write_scopes_json (out, &report->layer, report->channel_names, 0);
-  for (int i = 0; i < 2; i++)
+  for (int p = 0; p < GH_N_PATTERNS; p++)
     {
-      const gh_result *row = i == 0 ? &report->flat : &report->noise;
+      const gh_result *row = &report->patterns[p];
 
       if (row->channels == 0 || row->counts == NULL)
         continue;
-      fprintf (out, ",\n  \"%s\": ", i == 0 ? "flat" : "noise");
+      fprintf (out, ",\n  \"%s\": ", pattern_keys[p]);
       failed |= gh_write_json_begin (out, row, report->channel_names);
       fputs ("\n}", out);
     }

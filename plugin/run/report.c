@@ -9,8 +9,8 @@ gpuhist_report_clear (GpuhistReport *report)
   if (report == NULL)
     return;
   gh_result_clear (&report->layer);
-  gh_result_clear (&report->flat);
-  gh_result_clear (&report->noise);
+  for (int p = 0; p < GH_N_PATTERNS; p++)
+    gh_result_clear (&report->patterns[p]);
   g_clear_pointer (&report->drawable_name, g_free);
   g_clear_pointer (&report->fetch_format, g_free);
   g_clear_pointer (&report->note, g_free);
@@ -27,8 +27,8 @@ gpuhist_result_reset (gh_result *result)
 void
 gpuhist_report_reset_comparison (GpuhistReport *report)
 {
-  gpuhist_result_reset (&report->flat);
-  gpuhist_result_reset (&report->noise);
+  for (int p = 0; p < GH_N_PATTERNS; p++)
+    gpuhist_result_reset (&report->patterns[p]);
 }
 
 void

@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 void gpuhist_report_clear (GpuhistReport *report);
 /* Frees a result's counts and zero-fills it (channels 0: not run). */
 void gpuhist_result_reset (gh_result *result);
-/* Drops the flat and noise rows. */
+/* Drops the comparison's runs (patterns). */
 void gpuhist_report_reset_comparison (GpuhistReport *report);
 /* The source's channels and their names, then value and luminance when the layer's result has
  * them (set the result first). */
@@ -48,7 +48,7 @@ GpuhistFileKind gpuhist_report_file_kind (const char *path);
 /* Writes the report as the file's extension asks; nothing for a NULL or empty path.  JSON: the
  * engine's object for the layer (gh_write_json) with the plug-in's fields added to it, its
  * scopes as gh_write_scopes_json writes them (without numerators) when counted, and the
- * engine's object for each of flat and noise when the comparison ran.  CSV: the histogram.
+ * engine's object for each pattern ("flat", "noise") when the comparison ran.  CSV: the histogram.
  * PNG: gpuhist_report_write_charts, for a report with scopes. */
 gboolean gpuhist_report_write (const GpuhistReport *report, const char *path, GError **error);
 

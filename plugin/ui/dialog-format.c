@@ -408,8 +408,8 @@ gpuhist_report_scope_view (const GpuhistReport *report, int scope, GpuhistReport
   if (scope < 0 || scope >= GH_N_SCOPES)
     return;
   take_scope_timings (&view->layer, scope);
-  take_scope_timings (&view->flat, scope);
-  take_scope_timings (&view->noise, scope);
+  for (int p = 0; p < GH_N_PATTERNS; p++)
+    take_scope_timings (&view->patterns[p], scope);
 }
 
 const char *

@@ -80,8 +80,8 @@ gchar *gpuhist_format_counted (const GpuhistReport *report);
 gchar *gpuhist_format_strategy (const GpuhistReport *report);
 
 /* The report as the timing and contention tables show it for a chart of the scope `scope`
- * (gh_scope_kind; -1: the histogram's, the report itself): a shallow copy whose layer, flat and
- * noise results carry that scope's kernel timings (global atomics, privatized, fastest; "not
+ * (gh_scope_kind; -1: the histogram's, the report itself): a shallow copy whose layer and
+ * comparison results carry that scope's kernel timings (global atomics, privatized, fastest; "not
  * run" where the scope was not counted), the read-only pass and the upload being the run's.
  * Owns nothing: valid while the report is. */
 void gpuhist_report_scope_view (const GpuhistReport *report, int scope, GpuhistReport *view);

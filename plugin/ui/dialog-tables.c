@@ -7,6 +7,9 @@
 #include "gtk-compat.h"
 #include "report.h"
 
+/* The contention table's rows of the comparison, by gh_pattern. */
+static const char *const pattern_rows[GH_N_PATTERNS] = { N_ ("Flat"), N_ ("Uniform noise") };
+
 GtkWidget *
 gpuhist_dialog_table_new (GtkListStore *store, const char *accessible_name,
                           const char *const *titles, int n_columns)
@@ -168,16 +171,12 @@ gpuhist_dialog_fill_compare (GpuhistDialog *d)
   append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
   g_free (name);
 
-  if (report->flat.channels > 0)
-    {
-      gpuhist_format_compare_cells (&report->flat, scope, _ ("Flat"), cells);
-      append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
-    }
-  if (report->noise.channels > 0)
-    {
-      gpuhist_format_compare_cells (&report->noise, scope, _ ("Uniform noise"), cells);
-      append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
-    }
+  for (int p = 0; p < GH_N_PATTERNS; p++)
+    if (report->patterns[p].channels > 0)
+      {
+        gpuhist_format_compare_cells (&report->patterns[p], scope, _ (pattern_rows[p]), cells);
+        append_row (d->compare_store, cells, GPUHIST_COMPARE_COLUMNS);
+      }
 }
 
 void

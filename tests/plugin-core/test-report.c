@@ -368,11 +368,13 @@ test_scopes (void)
   g_assert_true (gpuhist_compare_patterns (engine, &settings, &report, &error));
   g_assert_no_error (error);
   gpuhist_keeper_give_back (engine);
-  g_assert_cmpint (report.flat.scopes[GH_SCOPE_WAVEFORM].columns, ==, 2);
+  g_assert_cmpint (report.patterns[GH_PATTERN_FLAT].scopes[GH_SCOPE_WAVEFORM].columns, ==, 2);
   /* flat gray: every pixel in the neutral cell, and in each column at the flat level */
-  g_assert_cmpuint (report.flat.scopes[GH_SCOPE_VECTORSCOPE].counts[128 * 256 + 128], ==, 8);
-  g_assert_cmpuint (report.flat.scopes[GH_SCOPE_WAVEFORM].counts[256 + 128], ==, 4);
-  g_assert_cmpint (report.noise.scopes[GH_SCOPE_VECTORSCOPE].tables, ==, 1);
+  g_assert_cmpuint (
+      report.patterns[GH_PATTERN_FLAT].scopes[GH_SCOPE_VECTORSCOPE].counts[128 * 256 + 128], ==, 8);
+  g_assert_cmpuint (report.patterns[GH_PATTERN_FLAT].scopes[GH_SCOPE_WAVEFORM].counts[256 + 128],
+                    ==, 4);
+  g_assert_cmpint (report.patterns[GH_PATTERN_NOISE].scopes[GH_SCOPE_VECTORSCOPE].tables, ==, 1);
 
   g_free (text);
   g_object_unref (parser);
