@@ -179,13 +179,15 @@ gpuhist_dialog_timing_titles (void)
 }
 
 const char *const *
-gpuhist_dialog_compare_titles (void)
+gpuhist_dialog_compare_titles (int scope)
 {
   static const char *titles[GPUHIST_COMPARE_COLUMNS];
+  const gboolean cells = scope >= 0 && scope < GH_N_SCOPES;
 
   titles[0] = _ ("Input");
-  titles[1] = _ ("Busiest bin");
-  titles[2] = _ ("Bins used");
+  /* TRANSLATORS: a scope's table holds cells (a column's level, or a Cb and Cr), not bins */
+  titles[1] = cells ? _ ("Busiest cell") : _ ("Busiest bin");
+  titles[2] = cells ? _ ("Cells used") : _ ("Bins used");
   titles[3] = _ ("Global atomics");
   titles[4] = _ ("One copy per block");
   titles[5] = _ ("Fastest");
@@ -238,7 +240,8 @@ gpuhist_dialog_copy_clicked (GtkButton *button, gpointer data)
   append_store_text (text, d->timing_store, gpuhist_dialog_timing_titles (),
                      GPUHIST_TIMING_COLUMNS);
   g_string_append_c (text, '\n');
-  append_store_text (text, d->compare_store, gpuhist_dialog_compare_titles (),
+  append_store_text (text, d->compare_store,
+                     gpuhist_dialog_compare_titles (gpuhist_dialog_shown_scope (d)),
                      GPUHIST_COMPARE_COLUMNS);
   g_string_append_c (text, '\n');
   append_store_text (text, d->stats_store, gpuhist_dialog_stats_titles (), GPUHIST_STATS_COLUMNS);

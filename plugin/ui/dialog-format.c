@@ -416,12 +416,10 @@ const char *
 gpuhist_format_contention_caption (int scope)
 {
   if (scope == GH_SCOPE_WAVEFORM)
-    return _ ("Busiest bin, for the waveform: the busiest cell, the share of its column's pixels "
-              "in the fullest cell (one column's level), largest over the columns and channels; "
-              "Bins used: the cells used.");
+    return _ ("Busiest cell: the share of its column's pixels in the fullest cell (one "
+              "column's level), largest over the columns and channels.");
   if (scope == GH_SCOPE_VECTORSCOPE)
-    return _ ("Busiest bin, for the vectorscope: the busiest cell, the share of all the pixels "
-              "in the fullest cell (one Cb and Cr); Bins used: the cells used.");
+    return _ ("Busiest cell: the share of all the pixels in the fullest cell (one Cb and Cr).");
   return _ ("Busiest bin: the share of the samples in the fullest level, largest over the "
             "channels.");
 }

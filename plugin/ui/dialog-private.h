@@ -63,6 +63,7 @@ struct GpuhistDialog
   GtkListStore *timing_store;
   GtkListStore *compare_store;
   GtkWidget *compare_caption;
+  GtkWidget *compare_tree;
   GtkWidget *compare_button;
   GtkWidget *repetitions;
   GtkWidget *bins_combo;
@@ -138,6 +139,8 @@ void gpuhist_dialog_channels_follow_chart (GpuhistDialog *d);
 unsigned gpuhist_dialog_chosen_channels (GpuhistDialog *d);
 /* dialog.c: the chart of the page shown (its index in gpuhist_charts). */
 int gpuhist_dialog_shown_chart (GpuhistDialog *d);
+/* The scope of the chart shown (gh_scope_kind), or -1 for the histogram. */
+int gpuhist_dialog_shown_scope (GpuhistDialog *d);
 /* A swatch of the channel's colour, then text (plain, or with a mnemonic). */
 gchar *gpuhist_dialog_channel_markup (const char *channel_name, const char *text);
 void gpuhist_dialog_range_changed (GpuhistHistogramView *view, gpointer data);
@@ -182,7 +185,8 @@ void gpuhist_dialog_export_clicked (GtkButton *button, gpointer data);
 void gpuhist_dialog_copy_clicked (GtkButton *button, gpointer data);
 void gpuhist_dialog_help (const gchar *help_id, gpointer help_data);
 const char *const *gpuhist_dialog_timing_titles (void);
-const char *const *gpuhist_dialog_compare_titles (void);
+/* The contention table's column titles for the chart of scope `scope` (-1: the histogram's). */
+const char *const *gpuhist_dialog_compare_titles (int scope);
 const char *const *gpuhist_dialog_stats_titles (void);
 const char *const *gpuhist_dialog_range_titles (void);
 

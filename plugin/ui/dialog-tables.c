@@ -102,9 +102,8 @@ fill_stats (GpuhistDialog *d)
     }
 }
 
-/* The scope of the chart shown (gh_scope_kind), or -1 for the histogram. */
-static int
-shown_scope (GpuhistDialog *d)
+int
+gpuhist_dialog_shown_scope (GpuhistDialog *d)
 {
   switch (gpuhist_charts[gpuhist_dialog_shown_chart (d)]->engine_chart)
     {
@@ -143,7 +142,7 @@ fill_timing (GpuhistDialog *d, const GpuhistReport *view)
 void
 gpuhist_dialog_fill_tables (GpuhistDialog *d)
 {
-  const int scope = shown_scope (d);
+  const int scope = gpuhist_dialog_shown_scope (d);
   GpuhistReport view;
 
   gpuhist_report_scope_view (d->params.report, scope, &view);
@@ -152,10 +151,18 @@ gpuhist_dialog_fill_tables (GpuhistDialog *d)
   gpuhist_dialog_fill_compare (d);
 }
 
+/* The table's column titles, which name bins or cells as the chart shown counts them. */
+static void
+retitle (GtkWidget *tree, const char *const *titles, int n)
+{
+  for (int i = 0; i < n; i++)
+    gtk_tree_view_column_set_title (gtk_tree_view_get_column (GTK_TREE_VIEW (tree), i), titles[i]);
+}
+
 void
 gpuhist_dialog_fill_compare (GpuhistDialog *d)
 {
-  const int scope = shown_scope (d);
+  const int scope = gpuhist_dialog_shown_scope (d);
   GpuhistReport shown;
   const GpuhistReport *report = &shown;
   gchar *cells[GPUHIST_COMPARE_COLUMNS];
@@ -163,6 +170,7 @@ gpuhist_dialog_fill_compare (GpuhistDialog *d)
 
   gpuhist_report_scope_view (d->params.report, scope, &shown);
   gtk_label_set_text (GTK_LABEL (d->compare_caption), gpuhist_format_contention_caption (scope));
+  retitle (d->compare_tree, gpuhist_dialog_compare_titles (scope), GPUHIST_COMPARE_COLUMNS);
   gtk_list_store_clear (d->compare_store);
   /* TRANSLATORS: the row of the user's own layer in the contention table */
   name = g_strdup_printf (_ ("Layer “%s”"),

@@ -189,7 +189,8 @@ build_compare_pane (GpuhistDialog *d)
   compare_box = gpuhist_compat_box_new (GTK_ORIENTATION_VERTICAL, 6);
   d->compare_store = gpuhist_dialog_store_new (GPUHIST_COMPARE_COLUMNS);
   tree = gpuhist_dialog_table_new (d->compare_store, "contention table",
-                                   gpuhist_dialog_compare_titles (), GPUHIST_COMPARE_COLUMNS);
+                                   gpuhist_dialog_compare_titles (-1), GPUHIST_COMPARE_COLUMNS);
+  d->compare_tree = tree;
   gtk_box_pack_start (GTK_BOX (compare_box), table_box (tree), FALSE, FALSE, 0);
   row = gpuhist_compat_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   d->compare_button = gtk_button_new_with_mnemonic (_ ("Compare with _flat and noisy"));

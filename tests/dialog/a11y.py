@@ -79,6 +79,14 @@ if found:
             cell = table.getAccessibleAt(row, col)
             cells.append(cell.name if cell is not None else "")
         print("row " + "|".join(cells))
+    heads = []
+    for col in range(table.nColumns):
+        try:
+            head = table.getColumnHeader(col)
+        except Exception:  # a toolkit without column headers
+            head = None
+        heads.append(head.name if head is not None else "")
+    print("header " + "|".join(heads))
 """
 
 # Each widget named one of argv[2:]: its screen rectangle and whether it is checked.
@@ -213,6 +221,13 @@ def table_rows(python, env, name, seconds=20, pid=None):
     return [line[len("row "):].split("|")
             for line in _probe(python, env, TABLE, seconds, name, pid=pid)
             if line.startswith("row ")]
+
+
+def table_headers(python, env, name, seconds=20, pid=None):
+    """The column titles of the accessible table `name` (empty where the toolkit has none)."""
+    return next((line[len("header "):].split("|")
+                 for line in _probe(python, env, TABLE, seconds, name, pid=pid)
+                 if line.startswith("header ")), [])
 
 
 def start_watch(python, env, table, prefixes, seconds, pid=None):

@@ -422,6 +422,14 @@ def check_caption(checks, charts, start, words):
               "the contention table's caption: '%s…' with %s" % (start, words), str(text))
 
 
+def check_titles(checks, charts, chart, wanted):
+    """The contention table's column titles name what the chart shown counts in: bins or
+    cells."""
+    titles = a11y.table_headers(charts.python, charts.env, "contention table")
+    checks.ok(all(w in titles for w in wanted),
+              "the contention table's titles with %s shown: %s" % (chart, wanted), str(titles))
+
+
 def main():
     args = follow_tests.arguments()
     checks = dialog_tests.Checks()
@@ -450,13 +458,14 @@ def main():
         dialog_tests.check_backend_line(checks, python, env, "the count")
         charts.show("Histogram", "histogram")
         check_caption(checks, charts, "Busiest bin: ", ["fullest level"])
+        check_titles(checks, charts, "the histogram", ["Busiest bin", "Bins used"])
         check_waveforms(checks, charts)
         check_channel_boxes(checks, charts)
         report = check_csv_export(checks, charts)
         area = check_vectorscope(checks, charts)
         if area is not None:
-            check_caption(checks, charts, "Busiest bin, for the vectorscope",
-                          ["busiest cell", "all the pixels"])
+            check_caption(checks, charts, "Busiest cell: ", ["all the pixels", "Cb and Cr"])
+            check_titles(checks, charts, "the vectorscope", ["Busiest cell", "Cells used"])
             check_export(checks, charts, area)
             check_vectorscope_csv(checks, charts, report)
         follow = follow_tests.Follow.__new__(follow_tests.Follow)

@@ -170,9 +170,9 @@ test_scope_view (void)
    * scopes */
   g_assert_nonnull (strstr (gpuhist_format_contention_caption (-1), "fullest level"));
   g_assert_nonnull (strstr (gpuhist_format_contention_caption (GH_SCOPE_WAVEFORM),
-                            "the share of its column's pixels in the fullest cell"));
+                            "Busiest cell: the share of its column's pixels in the fullest cell"));
   g_assert_nonnull (strstr (gpuhist_format_contention_caption (GH_SCOPE_VECTORSCOPE),
-                            "the share of all the pixels in the fullest cell"));
+                            "Busiest cell: the share of all the pixels in the fullest cell"));
 
   /* the histogram's view is the report itself; a scope not counted shows nothing timed */
   gpuhist_report_scope_view (&report, -1, &view);
