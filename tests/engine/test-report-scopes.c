@@ -190,12 +190,39 @@ make_result (gh_result *result, int weighted)
     }
 }
 
+/* Compares a writer's document with the expected one; on a difference says where, after `what`. */
+static void
+compare_documents (const char *what, int status, const char *got, size_t got_size,
+                   const char *expected, size_t expected_size)
+{
+  if (status == 0 && got_size == expected_size && memcmp (got, expected, got_size) == 0)
+    return;
+  size_t at = 0;
+  while (at < got_size && at < expected_size && got[at] == expected[at])
+    at++;
+  printf ("FAIL %s: status %d, %zu bytes for %zu; first difference at %zu: got \"%.60s\", "
+          "expected \"%.60s\"\n",
+          what, status, got_size, expected_size, at, got + at, expected + at);
+  failures++;
+}
+
+static void
+free_scopes (gh_result *result)
+{
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    {
+      free (result->scopes[k].counts);
+      free (result->scopes[k].numerators);
+    }
+}
+
+static const char *const names[] = { "red", "green", "blue", "value", "luminance" };
+
 static void
 check (int weighted, int numerators)
 {
-  static const char *const names[] = { "red", "green", "blue", "value", "luminance" };
   gh_result result;
-  char *got = NULL, *expected = NULL;
+  char *got = NULL, *expected = NULL, what[64];
   size_t got_size = 0, expected_size = 0;
   make_result (&result, weighted);
   FILE *out = open_memstream (&got, &got_size);
@@ -204,29 +231,16 @@ check (int weighted, int numerators)
   out = open_memstream (&expected, &expected_size);
   print_expected (out, &result, names, numerators);
   fclose (out);
-  if (status != 0 || got_size != expected_size || memcmp (got, expected, got_size) != 0)
-    {
-      size_t at = 0;
-      while (at < got_size && at < expected_size && got[at] == expected[at])
-        at++;
-      printf ("FAIL weighted %d numerators %d: status %d, %zu bytes for %zu; first difference at "
-              "%zu: got \"%.60s\", expected \"%.60s\"\n",
-              weighted, numerators, status, got_size, expected_size, at, got + at, expected + at);
-      failures++;
-    }
+  snprintf (what, sizeof what, "weighted %d numerators %d", weighted, numerators);
+  compare_documents (what, status, got, got_size, expected, expected_size);
   free (got);
   free (expected);
-  for (int k = 0; k < GH_N_SCOPES; k++)
-    {
-      free (result.scopes[k].counts);
-      free (result.scopes[k].numerators);
-    }
+  free_scopes (&result);
 }
 
 /* gh_write_scope_csv's document, printf by printf (gpuhist.h). */
 static void
-print_expected_csv (FILE *out, const gh_result *result, gh_scope_kind kind, unsigned channels,
-                    const char *const *names)
+print_expected_csv (FILE *out, const gh_result *result, gh_scope_kind kind, unsigned channels)
 {
   const gh_scope *s = &result->scopes[kind];
   fputs (kind == GH_SCOPE_VECTORSCOPE ? "cr" : "channel,column", out);
@@ -256,35 +270,22 @@ print_expected_csv (FILE *out, const gh_result *result, gh_scope_kind kind, unsi
 static void
 check_csv (int weighted, gh_scope_kind kind, unsigned channels)
 {
-  static const char *const names[] = { "red", "green", "blue", "value", "luminance" };
   gh_result result;
-  char *got = NULL, *expected = NULL;
+  char *got = NULL, *expected = NULL, what[64];
   size_t got_size = 0, expected_size = 0;
   make_result (&result, weighted);
   FILE *out = open_memstream (&got, &got_size);
   const int status = gh_write_scope_csv (out, &result, kind, channels, names);
   fclose (out);
   out = open_memstream (&expected, &expected_size);
-  print_expected_csv (out, &result, kind, channels, names);
+  print_expected_csv (out, &result, kind, channels);
   fclose (out);
-  if (status != 0 || got_size != expected_size || memcmp (got, expected, got_size) != 0)
-    {
-      size_t at = 0;
-      while (at < got_size && at < expected_size && got[at] == expected[at])
-        at++;
-      printf ("FAIL CSV of scope %d, weighted %d, channels 0x%x: status %d, %zu bytes for %zu; "
-              "first difference at %zu: got \"%.60s\", expected \"%.60s\"\n",
-              (int) kind, weighted, channels, status, got_size, expected_size, at, got + at,
-              expected + at);
-      failures++;
-    }
+  snprintf (what, sizeof what, "CSV of scope %d, weighted %d, channels 0x%x", (int) kind, weighted,
+            channels);
+  compare_documents (what, status, got, got_size, expected, expected_size);
   free (got);
   free (expected);
-  for (int k = 0; k < GH_N_SCOPES; k++)
-    {
-      free (result.scopes[k].counts);
-      free (result.scopes[k].numerators);
-    }
+  free_scopes (&result);
 }
 
 int
