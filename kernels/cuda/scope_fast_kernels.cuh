@@ -519,6 +519,61 @@ run_starts (const unsigned int (&cell)[4], bool (&starts)[4], unsigned int (&n)[
   n[0] = 1 + e1 + (e1 && e2) + (e1 && e2 && e3);
 }
 
+/* c + a's two signed 16-bit halves times w's bytes 0 and 1 (HI: 2 and 3), the bytes unsigned:
+ * PTX's mixed-sign dp2a, which the intrinsics (both operands signed or both unsigned) lack. */
+template <bool HI>
+__device__ __forceinline__ int
+dot_halves_bytes (unsigned int a, unsigned int w, int c)
+{
+  int d;
+  if (HI)
+    asm("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(w), "r"(c));
+  else
+    asm("dp2a.lo.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(w), "r"(c));
+  return d;
+}
+
+__host__ __device__ constexpr unsigned int
+halves (int lo, int hi)
+{
+  return static_cast<unsigned int> (static_cast<uint16_t> (lo))
+         | static_cast<unsigned int> (static_cast<uint16_t> (hi)) << 16;
+}
+
+/* gh_vectorscope_cell of the pixel word w (R, G, B in bytes 0-2; byte 3 is ignored) in four dot
+ * products.  The weight 32768 does not fit a signed half, so its level enters as 255 - level
+ * (a byte of ~w) with the weight -32768, and Cr's G likewise with +29763 so that R and G share
+ * one product; the constants take back 255 times each.  The sums are the formula's exactly;
+ * below 2^24 after min (), byte 2 of each is its level, and one byte permute forms the cell. */
+__device__ __forceinline__ unsigned int
+vectorscope_cell_of_word (unsigned int w)
+{
+  const unsigned int inverse = ~w;
+  const int cb = dot_halves_bytes<false> (
+      halves (GH_CB_R, GH_CB_G), w,
+      dot_halves_bytes<true> (halves (-GH_CB_B, 0), inverse, GH_CHROMA_OFFSET + GH_CB_B * 255));
+  const int cr = dot_halves_bytes<false> (
+      halves (-GH_CR_R, -GH_CR_G), inverse,
+      dot_halves_bytes<true> (halves (GH_CR_B, 0), w,
+                              GH_CHROMA_OFFSET + (GH_CR_R + GH_CR_G) * 255));
+  return __byte_perm (min (static_cast<unsigned int> (cb), 0xFFFFFFu),
+                      min (static_cast<unsigned int> (cr), 0xFFFFFFu), 0x7362u);
+}
+
+/* Pixel k's word of four pixels of C 8-bit samples (C >= 3). */
+template <int C>
+__device__ __forceinline__ unsigned int
+rgb_word_of (const unsigned int (&w)[C], int k)
+{
+  if constexpr (C == 4)
+    return w[k];
+  else
+    {
+      const int i = k * C, o = i % 4, n = i / 4;
+      return __byte_perm (w[n], w[(n + 1) % C], o | (o + 1) << 4 | (o + 2) << 8);
+    }
+}
+
 /* Counts G fours of pixels: every add is issued before any answer is looked at, and settle16
  * runs only for an add whose counter passed 65535 (a single test on the common path). */
 template <int C, int G>
@@ -535,10 +590,7 @@ count_vectorscope_fours (unsigned int *words, unsigned long long *out,
     {
 #pragma unroll
       for (int k = 0; k < 4; k++)
-        cell[i][k] = static_cast<unsigned int> (
-            gh_vectorscope_cell (static_cast<int> (sample_of<C> (w[i], k, 0)),
-                                 static_cast<int> (sample_of<C> (w[i], k, 1)),
-                                 static_cast<int> (sample_of<C> (w[i], k, 2))));
+        cell[i][k] = vectorscope_cell_of_word (rgb_word_of<C> (w[i], k));
       run_starts (cell[i], starts[i], n[i]);
 #pragma unroll
       for (int k = 0; k < 4; k++)
