@@ -5,10 +5,9 @@
  * objects in 3.0.  All on the main thread.
  *
  * The signature is what a poll compares with the last: the active drawable (which one, its size,
- * offsets, type and precision, a WATCH_THUMBNAIL-pixel thumbnail of it), the selection (its
+ * offsets, type and precision, a small thumbnail of it), the selection (its
  * bounds and a thumbnail of it) and, when the visible image is counted, the image's thumbnail.
- * GIMP keeps those thumbnails (its layers dialog shows them) and renders them again only after a
- * change, so a poll of an image that does not change costs GIMP a few PDB calls and no pixels.
+ * A poll of an image that does not change costs GIMP a few PDB calls and a thumbnail's rendering.
  * A change too small to move a pixel of a thumbnail is missed: Re-run counts it.
  */
 #ifndef GPUHIST_WATCH_H
@@ -18,8 +17,12 @@
 
 G_BEGIN_DECLS
 
-/* The thumbnails' longest side, in pixels. */
-#define GPUHIST_WATCH_THUMBNAIL 32
+/* The thumbnails' longest side, in pixels, in each GIMP.  GIMP 3.0 renders a thumbnail from the
+ * layer at the thumbnail's scale each time it is asked, and the smaller the thumbnail of a large
+ * layer, the longer that takes (docs/BENCHMARKS.md, "The dialog keeping up with the image");
+ * GIMP 2.10 makes a 32-pixel one quickly. */
+#define GPUHIST_WATCH2_THUMBNAIL 32
+#define GPUHIST_WATCH3_THUMBNAIL 256
 
 gpointer gpuhist_watch_image_of (gpointer drawable);
 gboolean gpuhist_watch_image_open (gpointer image);

@@ -17,7 +17,7 @@ append_thumbnail (GByteArray *signature, guint8 *data, gint width, gint height, 
 static void
 append_drawable (GByteArray *signature, gint32 drawable)
 {
-  gint width = GPUHIST_WATCH_THUMBNAIL, height = GPUHIST_WATCH_THUMBNAIL, bpp = 0;
+  gint width = GPUHIST_WATCH2_THUMBNAIL, height = GPUHIST_WATCH2_THUMBNAIL, bpp = 0;
   gint x = 0, y = 0;
   guint8 *data;
 
@@ -75,7 +75,7 @@ gpuhist_watch_signature (gpointer image_handle, gboolean visible)
     }
   if (visible)
     {
-      gint width = GPUHIST_WATCH_THUMBNAIL, height = GPUHIST_WATCH_THUMBNAIL, bpp = 0;
+      gint width = GPUHIST_WATCH2_THUMBNAIL, height = GPUHIST_WATCH2_THUMBNAIL, bpp = 0;
       guint8 *data = gimp_image_get_thumbnail_data (image, &width, &height, &bpp);
 
       append_thumbnail (signature, data, width, height, bpp);

@@ -33,8 +33,8 @@ append_drawable (GByteArray *signature, GimpDrawable *drawable)
   gpuhist_watch_append_int (signature, x);
   gpuhist_watch_append_int (signature, y);
   gpuhist_watch_append_int (signature, gimp_drawable_type (drawable));
-  data = gimp_drawable_get_thumbnail_data (drawable, GPUHIST_WATCH_THUMBNAIL,
-                                           GPUHIST_WATCH_THUMBNAIL, &width, &height, &bpp);
+  data = gimp_drawable_get_thumbnail_data (drawable, GPUHIST_WATCH3_THUMBNAIL,
+                                           GPUHIST_WATCH3_THUMBNAIL, &width, &height, &bpp);
   append_thumbnail (signature, data, width, height, bpp);
 }
 
@@ -83,7 +83,7 @@ gpuhist_watch_signature (gpointer image, gboolean visible)
     }
   if (visible)
     {
-      gint width = GPUHIST_WATCH_THUMBNAIL, height = GPUHIST_WATCH_THUMBNAIL, bpp = 0;
+      gint width = GPUHIST_WATCH3_THUMBNAIL, height = GPUHIST_WATCH3_THUMBNAIL, bpp = 0;
       GBytes *data = gimp_image_get_thumbnail_data (image, &width, &height, &bpp);
 
       append_thumbnail (signature, data, width, height, bpp);
