@@ -17,12 +17,8 @@
 
 G_BEGIN_DECLS
 
-/* The thumbnails' longest side, in pixels, in each GIMP.  GIMP 3.0 renders a thumbnail from the
- * layer at the thumbnail's scale each time it is asked, and the smaller the thumbnail of a large
- * layer, the longer that takes (docs/BENCHMARKS.md, "The dialog keeping up with the image");
- * GIMP 2.10 makes a 32-pixel one quickly. */
+/* GIMP 2.10's thumbnails' longest side, in pixels (watch3.c sizes GIMP 3.0's by the layer). */
 #define GPUHIST_WATCH2_THUMBNAIL 32
-#define GPUHIST_WATCH3_THUMBNAIL 256
 
 gpointer gpuhist_watch_image_of (gpointer drawable);
 gboolean gpuhist_watch_image_open (gpointer image);

@@ -3,6 +3,17 @@
 
 #include "watch.h"
 
+/* GIMP 3.0 renders a thumbnail from the layer at the thumbnail's scale each time it is asked, and
+ * the smaller the thumbnail of a large layer, the longer that takes: a 32-pixel one of a 100 MP
+ * 16-bit layer held the dialog up longer than a count's whole fetch slice.  A twentieth of the
+ * layer's longest side was the quickest size of those tried on every layer measured
+ * (docs/BENCHMARKS.md, "The dialog keeping up with the image"), and sees smaller changes. */
+static gint
+thumbnail_side (gint width, gint height)
+{
+  return CLAMP (MAX (width, height) / 20, 64, 512);
+}
+
 static void
 append_thumbnail (GByteArray *signature, GBytes *data, gint width, gint height, gint bpp)
 {
@@ -22,19 +33,21 @@ append_thumbnail (GByteArray *signature, GBytes *data, gint width, gint height, 
 static void
 append_drawable (GByteArray *signature, GimpDrawable *drawable)
 {
+  const gint layer_width = gimp_drawable_get_width (drawable);
+  const gint layer_height = gimp_drawable_get_height (drawable);
+  const gint side = thumbnail_side (layer_width, layer_height);
   gint width = 0, height = 0, bpp = 0;
   gint x = 0, y = 0;
   GBytes *data;
 
   gimp_drawable_get_offsets (drawable, &x, &y);
   gpuhist_watch_append_int (signature, gimp_item_get_id (GIMP_ITEM (drawable)));
-  gpuhist_watch_append_int (signature, gimp_drawable_get_width (drawable));
-  gpuhist_watch_append_int (signature, gimp_drawable_get_height (drawable));
+  gpuhist_watch_append_int (signature, layer_width);
+  gpuhist_watch_append_int (signature, layer_height);
   gpuhist_watch_append_int (signature, x);
   gpuhist_watch_append_int (signature, y);
   gpuhist_watch_append_int (signature, gimp_drawable_type (drawable));
-  data = gimp_drawable_get_thumbnail_data (drawable, GPUHIST_WATCH3_THUMBNAIL,
-                                           GPUHIST_WATCH3_THUMBNAIL, &width, &height, &bpp);
+  data = gimp_drawable_get_thumbnail_data (drawable, side, side, &width, &height, &bpp);
   append_thumbnail (signature, data, width, height, bpp);
 }
 
@@ -83,7 +96,8 @@ gpuhist_watch_signature (gpointer image, gboolean visible)
     }
   if (visible)
     {
-      gint width = GPUHIST_WATCH3_THUMBNAIL, height = GPUHIST_WATCH3_THUMBNAIL, bpp = 0;
+      gint width = thumbnail_side (gimp_image_get_width (image), gimp_image_get_height (image));
+      gint height = width, bpp = 0;
       GBytes *data = gimp_image_get_thumbnail_data (image, &width, &height, &bpp);
 
       append_thumbnail (signature, data, width, height, bpp);
