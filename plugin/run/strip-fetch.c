@@ -58,11 +58,11 @@ struct GpuhistStripFetch
   GMutex lock; /* guards what follows */
   GCond changed;
   Slot slots[N_SLOTS];
-  int next_y;        /* the next band to fetch */
-  guint generation;  /* bumped when the worker starts again from another row */
-  guint idle_id;     /* 0 while the main thread has nothing to fetch */
-  GError *error;     /* why the main thread stopped */
-  gint64 longest_us; /* the longest dispatch */
+  int next_y;       /* the next band to fetch */
+  guint generation; /* bumped when the worker starts again from another row */
+  guint idle_id;    /* 0 while the main thread has nothing to fetch */
+  GError *error;    /* why the main thread stopped */
+  GpuhistFetchTimes times;
 };
 
 static gboolean dispatch (gpointer data);
@@ -241,10 +241,13 @@ dispatch (gpointer data)
       adapt_piece (f, &piece, now - before);
       g_mutex_lock (&f->lock);
       commit_piece (f, &piece, now - before);
+      f->times.last_piece_at_us = now;
       g_mutex_unlock (&f->lock);
     }
+  now = g_get_monotonic_time ();
   g_mutex_lock (&f->lock);
-  f->longest_us = MAX (f->longest_us, g_get_monotonic_time () - start);
+  f->times.longest_us = MAX (f->times.longest_us, now - start);
+  f->times.busy_us += now - start;
   g_mutex_unlock (&f->lock);
   return more ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
@@ -383,10 +386,10 @@ gpuhist_strip_fetch_read_band (GpuhistStream *stream, int y, int limit, uint8_t 
   return ok ? rows : 0;
 }
 
-gint64
-gpuhist_strip_fetch_longest_us (const GpuhistStripFetch *fetch)
+GpuhistFetchTimes
+gpuhist_strip_fetch_times (const GpuhistStripFetch *fetch)
 {
-  return fetch->longest_us;
+  return fetch->times;
 }
 
 void

@@ -45,8 +45,15 @@ GpuhistStripFetch *gpuhist_strip_fetch_new (const GpuhistSource *source,
 int gpuhist_strip_fetch_read_band (GpuhistStream *stream, int y, int limit, uint8_t *strip,
                                    uint8_t *plane, gpointer data, GError **error);
 
-/* The longest the main thread spent in one dispatch of fetching, in microseconds. */
-gint64 gpuhist_strip_fetch_longest_us (const GpuhistStripFetch *fetch);
+/* Where the main thread's fetching went, for the dialog's own measurements (dialog-bench.c). */
+typedef struct
+{
+  gint64 longest_us;       /* the longest dispatch */
+  gint64 busy_us;          /* all dispatches together */
+  gint64 last_piece_at_us; /* g_get_monotonic_time () when the last piece came in; 0 for none */
+} GpuhistFetchTimes;
+
+GpuhistFetchTimes gpuhist_strip_fetch_times (const GpuhistStripFetch *fetch);
 
 /* On the main thread, once the worker no longer reads. */
 void gpuhist_strip_fetch_free (GpuhistStripFetch *fetch);

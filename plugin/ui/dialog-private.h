@@ -103,10 +103,11 @@ struct GpuhistDialog
   /* Following (dialog-follow.c). */
   guint poll_source;
   guint debounce_source;
-  GBytes *seen;            /* the signature last polled */
-  gboolean count_again;    /* a change came while a count ran: count once it has stopped */
-  gboolean image_gone;     /* the image was closed: nothing is followed any more */
-  gint64 longest_fetch_us; /* the longest main-thread dispatch of the last count's fetch */
+  GBytes *seen;                  /* the signature last polled */
+  gboolean count_again;          /* a change came while a count ran: count once it has stopped */
+  gboolean image_gone;           /* the image was closed: nothing is followed any more */
+  GpuhistFetchTimes fetch_times; /* the last count's fetch on the main thread */
+  gint64 counted_at_us;          /* when the last count's worker ended (monotonic) */
 
   /* dialog-bench.c, with GPUHIST_DIALOG_BENCH only. */
   guint bench_tick;

@@ -88,6 +88,7 @@ worker (GTask *task, gpointer source_object, gpointer task_data, GCancellable *c
   else
     d->job_ok = gpuhist_compare_patterns (d->params.engine, &d->job_settings, d->params.report,
                                           &d->job_error);
+  d->counted_at_us = g_get_monotonic_time ();
   g_task_return_boolean (task, d->job_ok);
 }
 
@@ -176,7 +177,7 @@ static void
 close_job_source (GpuhistDialog *d)
 {
   if (d->fetch != NULL)
-    d->longest_fetch_us = gpuhist_strip_fetch_longest_us (d->fetch);
+    d->fetch_times = gpuhist_strip_fetch_times (d->fetch);
   g_clear_pointer (&d->fetch, gpuhist_strip_fetch_free);
   if (d->job_source != NULL && d->params.close_source != NULL)
     d->params.close_source (d->params.open_source_data);
