@@ -38,7 +38,7 @@ load_lane_cover (const uint8_t *q)
     {
       const uint2 u = __ldcs (reinterpret_cast<const uint2 *> (q));
       v.m[0] = u.x;
-      v.m[CB == 2 && PX == 4 ? 1 : 0] = u.y;
+      v.m[1] = u.y;
     }
   return v;
 }
@@ -55,7 +55,7 @@ coverage_of (const lane_cover<CB, PX> &v, int k)
   else if constexpr (CB == 1)
     return __byte_perm (v.m[0], 0, 0x4440u | k);
   else
-    return (v.m[(k >> 1) % (CB == 2 && PX == 4 ? 2 : 1)] >> ((k & 1) * 16)) & 0xFFFFu;
+    return (v.m[k >> 1] >> ((k & 1) * 16)) & 0xFFFFu;
 }
 
 /* The weight w of pixel k, whose R, G, B (and A in byte 3) are `word`: gh_weight_product (m, a)
