@@ -1,6 +1,7 @@
 /* gpu-histogram: the CUDA backend's scopes (cuda_scopes.h). */
 #include "cuda_run.h"
 #include "cuda_scopes.h"
+#include "cuda_weighted_waveform.h"
 #include "scope_fast_kernels.cuh"
 #include "scope_kernels.cuh"
 
@@ -93,12 +94,12 @@ lane_bytes (const gh_run_plan &plan)
   return lane_table_bytes (slots);
 }
 
-/* The lane-table waveform's runs: unweighted 8-bit RGB and RGBA whose tables fit a block. */
+/* The lane-table waveform's runs: 8-bit RGB and RGBA whose tables fit a block (weighted ones
+ * in scope_weighted_waveform.cuh). */
 bool
 lanes_apply (const cudaDeviceProp &device, const gh_run_plan &plan)
 {
-  return !gh_plan_weighted (&plan) && plan.bytes_per_sample == 1
-         && (plan.channels == 3 || plan.channels == 4)
+  return plan.bytes_per_sample == 1 && (plan.channels == 3 || plan.channels == 4)
          && lane_bytes (plan) <= device.sharedMemPerBlockOptin;
 }
 
@@ -159,7 +160,9 @@ lanes_per_sm (const gh_run_plan &plan, const scope_launch &l)
 
 /* The lane-table waveform: stripes of 32 lanes of 1 or 4 image columns, and bands of rows as
  * many as fill the GPU's block slots to 90 % in whole waves (or the best of those tried): a
- * band more costs the stripes' columns added into the strip table once more. */
+ * band more costs the stripes' columns added into the strip table once more.  Weighted runs
+ * take at least the bands that keep their counters' sums below 2^32, and the privatized plan
+ * where those are more than a grid can hold. */
 scope_launch
 plan_lanes (const cudaDeviceProp &device, const gh_run_plan &plan, const scope_launch &privatized)
 {
@@ -171,7 +174,10 @@ plan_lanes (const cudaDeviceProp &device, const gh_run_plan &plan, const scope_l
   l.shared_bytes = lane_bytes (plan);
   l.blocks_x = (plan.width + 32 * l.lanes - 1) / (32 * l.lanes);
   const size_t rows = gh_plan_strip_pixels (&plan) / plan.width;
-  const int per_sm = plan.channels == 3 ? lanes_per_sm<3> (plan, l) : lanes_per_sm<4> (plan, l);
+  const bool weighted = gh_plan_weighted (&plan);
+  const int per_sm = weighted             ? weighted_lanes_per_sm (plan, l)
+                     : plan.channels == 3 ? lanes_per_sm<3> (plan, l)
+                                          : lanes_per_sm<4> (plan, l);
   const size_t slots = static_cast<size_t> (per_sm) * device.multiProcessorCount;
   const size_t most = 4 * ((slots + l.blocks_x - 1) / l.blocks_x);
   size_t best = 1;
@@ -187,6 +193,14 @@ plan_lanes (const cudaDeviceProp &device, const gh_run_plan &plan, const scope_l
         }
       if (share >= 0.9)
         break;
+    }
+  if (weighted)
+    {
+      const size_t band_rows = weighted_lanes_band_rows (plan, l.lanes);
+      const size_t bands = band_rows ? (rows + band_rows - 1) / band_rows : 0;
+      if (bands == 0 || bands > 65535)
+        return privatized;
+      best = bands > best ? bands : best;
     }
   l.blocks_y = static_cast<int> (best);
   return l;
@@ -378,6 +392,8 @@ launch_fast_scope (const scope_tables *t, int kind, const scope_job &job, cudaSt
                    gh_error *error)
 {
   const scope_launch &l = t->launch[kind][GH_METHOD_FASTEST];
+  if (l.lanes && gh_plan_weighted (&t->plan))
+    return launch_weighted_lanes (l, t->plan, job, stream, error);
   if (l.lanes)
     {
       const gh_status status

@@ -1,6 +1,7 @@
 /* gpu-histogram: the CUDA backend's scopes (gpuhist.h, gh_scope): planning, device tables,
  * launching each method on a strip, and reading the totals back.  The kernels are in
- * scope_kernels.cuh.  C++, internal to the CUDA backend and the benchmark.
+ * scope_kernels.cuh, scope_fast_kernels.cuh and scope_weighted_waveform.cuh.  C++, internal to the
+ * CUDA backend and the benchmark.
  *
  *   global atomics  one 64-bit atomicAdd a table a pixel adds to, into the strip's table
  *   privatized      waveform: a block owns a stripe of output columns, so its private copy is
@@ -10,9 +11,11 @@
  *                   (16-bit when unweighted, 32-bit for weights below 2^20, else 64-bit in
  *                   slices of Cr that each read the strip), a counter spilling into the strip's
  *                   table whenever it crosses half its range
- *   fastest         unweighted 8-bit runs: the waveform of RGB and RGBA in stripes of 32 image
- *                   columns, a pixel a lane, every lane with its own 32-bit counters (no bank
- *                   conflicts); for rows of whole fours of pixels, the other waveforms (tiles of
+ *   fastest         8-bit runs: the waveform of RGB and RGBA in stripes of 32 image columns, a
+ *                   pixel a lane, every lane with its own 32-bit counters (no bank conflicts);
+ *                   weighted, the same with each pixel's weight (scope_weighted_waveform.cuh,
+ *                   bands short enough that no counter's sum passes 2^32).  Unweighted runs
+ *                   only: for rows of whole fours of pixels, the other waveforms (tiles of
  *                   image columns, the slice a tile reaches) and the vectorscope: four pixels a
  *                   load, equal neighbours added at once, 16-bit counters (the vectorscope's
  *                   dense blocks' tables added up by a second kernel); else as privatized */

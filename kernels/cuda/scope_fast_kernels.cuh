@@ -377,7 +377,9 @@ count_and_fix (char *counters, const unsigned int (&at)[C + 2], const lane_row<C
  * consecutive (column_lane[k]: the first lane of the block's column k, then one past the last):
  * a thread sums one column's lanes of one counter row (a slot's level), a warp as many rows as
  * its 32 threads hold of the block's columns, each thread starting at another of its lanes so
- * that a warp's reads fall in different banks.  slot_table[s]: the table of slot s. */
+ * that a warp's reads fall in different banks.  slot_table[s]: the table of slot s.  SUM holds
+ * a column's sum (weighted lanes' counters can each be near 2^32). */
+template <typename SUM = unsigned int>
 __device__ __forceinline__ void
 flush_lanes (const scope_job &j, const unsigned int *counters, const int *lane_column,
              const int *column_lane, int lanes, const int *slot_table, int slots)
@@ -398,7 +400,7 @@ flush_lanes (const scope_job &j, const unsigned int *counters, const int *lane_c
       const int s = i >> 8;
       const unsigned int v = i & 255u;
       const unsigned int *row = counters + (lane_slot_offset (s) | v << 8) / 4 + first;
-      unsigned int sum = 0;
+      SUM sum = 0;
       for (int m = 0, l = q % n; m < n; m++, l = l + 1 == n ? 0 : l + 1)
         sum += row[l];
       if (sum)

@@ -71,6 +71,32 @@ static const scope_case cases[] = {
    * GPU runs only (the CPU's counters are 32 and 64 bits wide). */
   { "rgba8 flat, 9.4 million pixels", 4096, 2304, 4, 1, 0, 0, 1, 64, 0, 1, 1, GH_BINNING_SHIFT, 256,
     GH_LUMINANCE_GIMP2 },
+  /* Weighted 8-bit RGB and RGBA, whose FASTEST waveform on the GPU is the weighted lane tables:
+   * a pixel a lane (widths that no column count divides, a column a pixel) or four (columns of
+   * whole fours, one column), 8-bit, 16-bit or no coverage plane, alpha weighting or not, both
+   * luminance rules, a flat image; every plane has a band of zero coverage (fill_image). */
+  { "rgb8 weighted, 37 columns", 300, 41, 3, 1, 1, 0, 1, 37, 0, 0, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 weighted, four pixels a column", 512, 45, 4, 1, 1, 1, 1, 128, 0, 0, 0, GH_BINNING_SHIFT,
+    256, GH_LUMINANCE_GIMP2 },
+  { "rgb8 weighted, four pixels a column", 400, 33, 3, 1, 1, 0, 1, 100, 0, 0, 0, GH_BINNING_SHIFT,
+    256, GH_LUMINANCE_GIMP2 },
+  { "rgba8 weighted, one column", 200, 37, 4, 1, 1, 1, 1, 1, 0, 0, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 weighted, a column a pixel", 130, 29, 4, 1, 1, 1, 1, -1, 0, 0, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 weighted, flat", 180, 50, 4, 1, 1, 1, 1, 45, 0, 0, 1, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 alpha-weighted without a plane, GIMP 3.0's luminance", 256, 30, 4, 1, 0, 1, 1, 64, 0, 0,
+    0, GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP3 },
+  { "rgba8 coverage alone, four pixels a column", 240, 35, 4, 1, 1, 0, 1, 60, 0, 0, 0,
+    GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
+  { "rgb8 16-bit coverage, GIMP 3.0's luminance", 301, 27, 3, 1, 2, 0, 1, 0, 0, 0, 0,
+    GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP3 },
+  /* The largest weights (16-bit coverage at full scale, opaque) over 2048 rows: a band of that
+   * many rows would pass 2^32 in a lane's 32-bit counter.  GPU runs only. */
+  { "rgba8 flat weighted at full scale, 2 million pixels", 1024, 2048, 4, 1, 2, 1, 1, 256, 0, 0, 1,
+    GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
   /* Enough noise that every block's vectorscope table is dense: all of the GPU's blocks write
    * partial tables that a second kernel adds up (the small noise images fill only the first
    * blocks).  GPU runs only. */
@@ -97,7 +123,8 @@ static void
 fill_image (const scope_case *c, uint8_t *pixels, uint8_t *coverage)
 {
   const size_t samples = (size_t) c->width * c->height * c->channels;
-  const uint64_t flat = test_random ();
+  /* A flat image under alpha weighting is opaque: the largest weights. */
+  const uint64_t flat = test_random () | (c->alpha_weighted && c->bytes == 1 ? 0xFF000000u : 0u);
   for (size_t i = 0; i < samples; i++)
     {
       const uint64_t v = c->image == 1 ? flat >> (8 * (i % c->channels)) : test_random ();
@@ -114,8 +141,12 @@ fill_image (const scope_case *c, uint8_t *pixels, uint8_t *coverage)
           for (int k = 1; k < 3; k++)
             memcpy (pixels + (p + k) * c->bytes, pixels + p * c->bytes, (size_t) c->bytes);
         }
-  for (size_t i = 0; coverage && i < (size_t) c->width * c->height * c->coverage_bytes; i++)
-    coverage[i] = (uint8_t) test_random ();
+  /* Random coverage (full scale on a flat image), none on the left fifth of every row. */
+  const size_t row = (size_t) c->width * c->coverage_bytes;
+  for (size_t i = 0; coverage && i < row * c->height; i++)
+    coverage[i] = i % row < row / 5 / c->coverage_bytes * c->coverage_bytes ? 0
+                  : c->image == 1                                           ? 0xFF
+                                  : (uint8_t) test_random ();
 }
 
 static void
