@@ -221,36 +221,15 @@ tile_slice_columns (const gh_run_plan &plan)
 /* The weighted vectorscope's kernel of the run (8-bit RGB or RGBA, weights below 2^16). */
 using scope_kernel = void (*) (scope_job);
 
-template <int MODE>
-scope_kernel
-weighted_vectorscope_kernel_mode (const gh_run_plan &plan)
-{
-  const bool coverage = plan.coverage_bytes == 1;
-  if (plan.channels == 3)
-    return weighted_vectorscope_kernel<MODE, 3, false, true>;
-  if (!plan.alpha_weighted)
-    return weighted_vectorscope_kernel<MODE, 4, false, true>;
-  return coverage ? weighted_vectorscope_kernel<MODE, 4, true, true>
-                  : weighted_vectorscope_kernel<MODE, 4, true, false>;
-}
-
-int
-probe_mode ()
-{
-  const char *mode = getenv ("GPUHIST_PROBE_MODE");
-  return mode ? atoi (mode) : 0;
-}
-
 scope_kernel
 weighted_vectorscope_kernel_for (const gh_run_plan &plan)
 {
-  switch (probe_mode ())
-    {
-    case 1: return weighted_vectorscope_kernel_mode<1> (plan);
-    case 2: return weighted_vectorscope_kernel_mode<2> (plan);
-    case 3: return weighted_vectorscope_kernel_mode<3> (plan);
-    default: return weighted_vectorscope_kernel_mode<0> (plan);
-    }
+  if (plan.channels == 3)
+    return weighted_vectorscope_kernel<3, false, true>;
+  if (!plan.alpha_weighted)
+    return weighted_vectorscope_kernel<4, false, true>;
+  return plan.coverage_bytes == 1 ? weighted_vectorscope_kernel<4, true, true>
+                                  : weighted_vectorscope_kernel<4, true, false>;
 }
 
 /* A launch of the weighted vectorscope: clusters of two blocks. */

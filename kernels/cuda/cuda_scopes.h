@@ -15,7 +15,11 @@
  *                   conflicts); for rows of whole fours of pixels, the other waveforms (tiles of
  *                   image columns, the slice a tile reaches) and the vectorscope: four pixels a
  *                   load, equal neighbours added at once, 16-bit counters (the vectorscope's
- *                   dense blocks' tables added up by a second kernel); else as privatized */
+ *                   dense blocks' tables added up by a second kernel).  The weighted
+ *                   vectorscope of 8-bit RGB and RGBA (weights below 2^16) on GPUs with
+ *                   clusters: a cluster of two blocks holds the table in 32-bit counters, each
+ *                   block half the Cr rows; both read the pair's pixels and add their own half
+ *                   (scope_weighted_vectorscope.cuh).  Else as privatized */
 #ifndef GPUHIST_CUDA_SCOPES_H
 #define GPUHIST_CUDA_SCOPES_H
 

@@ -4,14 +4,16 @@
  *
  * A weight does not fit 16-bit counters, and 32-bit counters for all 65536 cells (256 KiB) pass
  * a block's shared memory.  So a cluster of two blocks holds the table between them: block r of
- * the pair the cells of Cr rows 128 r .. 128 r + 127 (128 KiB).  Each block reads only its own
- * pixels, four at a time with their four coverage bytes, sums the weights of equal neighbours
- * (a flat area costs a quarter of the adds) and adds each sum into its own half or, through
- * distributed shared memory, its partner's.  Atomics return the old value, so an add that wraps
- * a 32-bit counter is seen by its thread, which moves 2^32 into the strip table.  At the end, as
- * in scope_fast_kernels.cuh, a block whose half holds few nonzero counters adds them into the
- * strip table, and a denser one writes its half to a partial table of its own, which
- * weighted_vectorscope_fold_kernel adds up, one add a cell. */
+ * the pair the cells of Cr rows 128 r .. 128 r + 127 (128 KiB).  Both blocks of a pair read the
+ * pair's pixels, four at a time with their four coverage bytes, and each adds only the cells of
+ * its own half.  The cluster runs both blocks at once on one GPC, so each load is read from
+ * memory once and the partner's same load mostly from L2; adding into the partner's half through
+ * distributed shared memory instead was slower (docs/BENCHMARKS.md).  Equal neighbours' weights
+ * are summed first, so a flat area costs a quarter of the adds.  Atomics return the old value,
+ * so an add that wraps a 32-bit counter is seen by its thread, which moves 2^32 into the strip
+ * table.  At the end, as in scope_fast_kernels.cuh, a block whose half holds few nonzero
+ * counters adds them into the strip table, and a denser one writes its half to a partial table
+ * of its own, which weighted_vectorscope_fold_kernel adds up, one add a cell. */
 #ifndef GPUHIST_SCOPE_WEIGHTED_VECTORSCOPE_CUH
 #define GPUHIST_SCOPE_WEIGHTED_VECTORSCOPE_CUH
 
@@ -25,8 +27,7 @@ constexpr unsigned int kHalfSparseCells = 2048;
 constexpr int kClusterBlocks = 2;
 constexpr int kWeightedVectorscopeThreads = 1024;
 
-/* The cluster's PTX (sm_90): this block's rank, the shared::cluster address of `local` in block
- * `rank`, an add there that returns the old value, and a barrier of both blocks. */
+/* The cluster's PTX (sm_90): this block's rank in its pair, and a barrier of both blocks. */
 __device__ __forceinline__ unsigned int
 cluster_rank ()
 {
@@ -35,30 +36,6 @@ cluster_rank ()
   asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
 #endif
   return rank;
-}
-
-__device__ __forceinline__ unsigned int
-cluster_address (const void *local, unsigned int rank)
-{
-  unsigned int address = 0;
-#if __CUDA_ARCH__ >= 900
-  const unsigned int mine = static_cast<unsigned int> (__cvta_generic_to_shared (local));
-  asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(address) : "r"(mine), "r"(rank));
-#endif
-  return address;
-}
-
-__device__ __forceinline__ unsigned int
-cluster_add (unsigned int address, unsigned int n)
-{
-  unsigned int old = 0;
-#if __CUDA_ARCH__ >= 900
-  asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;"
-               : "=r"(old)
-               : "r"(address), "r"(n)
-               : "memory");
-#endif
-  return old;
 }
 
 __device__ __forceinline__ void
@@ -83,36 +60,29 @@ weight_of (const unsigned int (&w)[C], unsigned int coverage, int k)
     return m;
 }
 
-/* Both blocks' halves: where this block's thread adds a cell.  Its own half takes a plain shared
- * atomic, the partner's one through the cluster. */
-template <int MODE> struct cluster_halves
+/* This block's half: it adds the cells of Cr rows 128 rank .. 128 rank + 127 and returns the
+ * counter's old value; the partner, reading the same pixels, adds the others (0 returned). */
+struct own_half
 {
-  unsigned int *own;
+  unsigned int *counters;
   unsigned int rank;
-  unsigned int partner; /* shared::cluster address of the partner's half */
-  unsigned int own_cluster;
 
   __device__ __forceinline__ unsigned int
   add (unsigned int cell, unsigned int n) const
   {
-    const unsigned int local = cell % kHalfCells;
-    if (MODE == 1)
-      return cluster_add ((cell / kHalfCells == rank ? own_cluster : partner) + local * 4u, n);
     if (cell / kHalfCells == rank)
-      return atomicAdd (&own[local], n);
-    if (MODE == 2)
-      return 0u;
-    return cluster_add (partner + local * 4u, n);
+      return atomicAdd (&counters[cell % kHalfCells], n);
+    return 0u;
   }
 };
 
 /* Counts G fours of pixels: runs of equal cells add their summed weight once; every add is
  * issued before any answer is looked at, and an add that wrapped its counter moves 2^32 into
  * the strip table. */
-template <int MODE, int C, bool ALPHA, bool COVERAGE, int G>
+template <int C, bool ALPHA, bool COVERAGE, int G>
 __device__ __forceinline__ void
-count_weighted_fours (const cluster_halves<MODE> &halves, unsigned long long *out,
-                      const unsigned int (&w)[G][C], const unsigned int (&coverage)[G])
+count_weighted_fours (const own_half &half, unsigned long long *out, const unsigned int (&w)[G][C],
+                      const unsigned int (&coverage)[G])
 {
   unsigned int cell[G][4], sum[G][4], old[G][4];
   bool starts[G][4];
@@ -136,20 +106,10 @@ count_weighted_fours (const cluster_halves<MODE> &halves, unsigned long long *ou
       starts[i][1] = !e1 && sum[i][1] != 0;
       starts[i][2] = !e2 && sum[i][2] != 0;
       starts[i][3] = !e3 && sum[i][3] != 0;
-      if (MODE == 3)
-        {
-          const unsigned int mask = __activemask (), leader = __ffs (mask) - 1;
-          const bool flat = e1 && e2 && e3 && cell[i][0] == __shfl_sync (mask, cell[i][0], leader);
-          if (__all_sync (mask, flat))
-            {
-              sum[i][0] = __reduce_add_sync (mask, sum[i][0]);
-              starts[i][0] = (threadIdx.x & 31u) == leader && sum[i][0] != 0;
-            }
-        }
 #pragma unroll
       for (int k = 0; k < 4; k++)
         if (starts[i][k])
-          old[i][k] = halves.add (cell[i][k], sum[i][k]);
+          old[i][k] = half.add (cell[i][k], sum[i][k]);
     }
 #pragma unroll
   for (int i = 0; i < G; i++)
@@ -159,16 +119,16 @@ count_weighted_fours (const cluster_halves<MODE> &halves, unsigned long long *ou
         atomicAdd (&out[cell[i][k]], 1ull << 32);
 }
 
-/* The pixels after the strip's last whole four (fewer than four), one thread. */
-template <int MODE>
+/* The pixels after the strip's last whole four (fewer than four), one thread of each block of
+ * the first pair. */
 __device__ __forceinline__ void
-count_weighted_tail (const scope_job &j, const cluster_halves<MODE> &halves)
+count_weighted_tail (const scope_job &j, const own_half &half)
 {
   for (size_t p = j.pix.pixels / 4 * 4; p < j.pix.pixels; p++)
     {
       unsigned int weight;
       const unsigned int cell = vectorscope_cell (j.pix, p, &weight);
-      const unsigned int old = weight ? halves.add (cell, weight) : 0u;
+      const unsigned int old = weight ? half.add (cell, weight) : 0u;
       if (old + weight < old)
         atomicAdd (&j.out[cell], 1ull << 32);
     }
@@ -217,8 +177,9 @@ flush_half (const scope_job &j, const uint4 *half, unsigned int rank, unsigned i
     }
 }
 
-/* Clusters of two 1024-thread blocks, one block an SM (128 KiB of shared memory each). */
-template <int MODE, int C, bool ALPHA, bool COVERAGE>
+/* Clusters of two 1024-thread blocks, one block an SM (128 KiB of shared memory each); pair p
+ * (blocks 2p and 2p + 1) reads the fours of pixels g = p * 1024 + thread, g += pairs * 1024. */
+template <int C, bool ALPHA, bool COVERAGE>
 static __global__ void
 __launch_bounds__ (kWeightedVectorscopeThreads) weighted_vectorscope_kernel (scope_job j)
 {
@@ -227,21 +188,18 @@ __launch_bounds__ (kWeightedVectorscopeThreads) weighted_vectorscope_kernel (sco
   extern __shared__ uint4 half_table[];
   __shared__ unsigned int nonzero;
   const unsigned int rank = cluster_rank ();
-  const cluster_halves<MODE> halves
-      = { reinterpret_cast<unsigned int *> (half_table), rank,
-          cluster_address (half_table, rank ^ 1u), cluster_address (half_table, rank) };
+  const own_half half = { reinterpret_cast<unsigned int *> (half_table), rank };
   for (unsigned int i = threadIdx.x; i < kHalfCells / 4; i += blockDim.x)
     half_table[i] = make_uint4 (0, 0, 0, 0);
   if (threadIdx.x == 0)
     nonzero = 0;
-  cluster_sync (); /* no add reaches a half before it is cleared */
+  cluster_sync (); /* the pair starts its reads together */
   const unsigned int *coverage = reinterpret_cast<const unsigned int *> (j.pix.coverage);
-  const unsigned int readers = MODE == 2 ? gridDim.x / 2 : gridDim.x;
-  const unsigned int reader = MODE == 2 ? blockIdx.x / 2 : blockIdx.x;
-  const size_t groups = j.pix.pixels / 4, step = readers * static_cast<size_t> (blockDim.x);
-  size_t g = reader * static_cast<size_t> (blockDim.x) + threadIdx.x;
+  const size_t groups = j.pix.pixels / 4,
+               step = gridDim.x / kClusterBlocks * static_cast<size_t> (blockDim.x);
+  size_t g = blockIdx.x / kClusterBlocks * static_cast<size_t> (blockDim.x) + threadIdx.x;
   if (g == 0)
-    count_weighted_tail<MODE> (j, halves);
+    count_weighted_tail (j, half);
   if (g + (G - 1) * step < groups)
     {
       unsigned int now[G][C], now_coverage[G];
@@ -263,7 +221,7 @@ __launch_bounds__ (kWeightedVectorscopeThreads) weighted_vectorscope_kernel (sco
               load_four<C> (j.pix.samples, 4 * (after + i * step), next[i]);
               next_coverage[i] = COVERAGE ? __ldcs (coverage + after + i * step) : 0u;
             }
-          count_weighted_fours<MODE, C, ALPHA, COVERAGE, G> (halves, j.out, now, now_coverage);
+          count_weighted_fours<C, ALPHA, COVERAGE, G> (half, j.out, now, now_coverage);
           g += G * step;
           if (!more)
             break;
@@ -282,9 +240,9 @@ __launch_bounds__ (kWeightedVectorscopeThreads) weighted_vectorscope_kernel (sco
       unsigned int one[1][C], one_coverage[1];
       load_four<C> (j.pix.samples, 4 * g, one[0]);
       one_coverage[0] = COVERAGE ? __ldcs (coverage + g) : 0u;
-      count_weighted_fours<MODE, C, ALPHA, COVERAGE, 1> (halves, j.out, one, one_coverage);
+      count_weighted_fours<C, ALPHA, COVERAGE, 1> (half, j.out, one, one_coverage);
     }
-  cluster_sync (); /* every add into this half, the partner's too, has landed */
+  cluster_sync ();
   flush_half (j, half_table, rank, &nonzero);
 #else
   (void) j;
