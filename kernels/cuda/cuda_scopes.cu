@@ -4,6 +4,7 @@
 #include "cuda_weighted_waveform.h"
 #include "scope_fast_kernels.cuh"
 #include "scope_kernels.cuh"
+#include "scope_weighted_vectorscope.cuh"
 
 #include <cstdlib>
 #include <cstring>
@@ -231,6 +232,73 @@ tile_slice_columns (const gh_run_plan &plan)
   return most;
 }
 
+/* The weighted vectorscope's kernel of the run (8-bit RGB or RGBA, weights below 2^16). */
+using scope_kernel = void (*) (scope_job);
+
+scope_kernel
+weighted_vectorscope_kernel_for (const gh_run_plan &plan)
+{
+  if (plan.channels == 3)
+    return weighted_vectorscope_kernel<3, false, true>;
+  if (!plan.alpha_weighted)
+    return weighted_vectorscope_kernel<4, false, true>;
+  return plan.coverage_bytes == 1 ? weighted_vectorscope_kernel<4, true, true>
+                                  : weighted_vectorscope_kernel<4, true, false>;
+}
+
+/* A launch of the weighted vectorscope: clusters of two blocks. */
+cudaLaunchConfig_t
+cluster_config (const scope_launch &l, cudaStream_t stream, cudaLaunchAttribute *attribute)
+{
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3 (l.blocks_x);
+  config.blockDim = dim3 (l.threads);
+  config.dynamicSmemBytes = l.shared_bytes;
+  config.stream = stream;
+  attribute->id = cudaLaunchAttributeClusterDimension;
+  attribute->val.clusterDim.x = l.cluster;
+  attribute->val.clusterDim.y = 1;
+  attribute->val.clusterDim.z = 1;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
+/* The weighted vectorscope in clusters (scope_weighted_vectorscope.cuh), where the run's weights
+ * are below 2^16 and the GPU has clusters: as many clusters as run at once, by the occupancy
+ * calculator (none: the privatized plan). */
+scope_launch
+plan_weighted_vectorscope (const cudaDeviceProp &device, const gh_run_plan &plan,
+                           const scope_launch &privatized)
+{
+  scope_launch l = privatized;
+  if (!gh_plan_weighted (&plan) || plan.bytes_per_sample != 1 || plan.coverage_bytes > 1
+      || plan.channels < 3 || device.major < 9
+      || device.sharedMemPerBlockOptin < kHalfCells * sizeof (unsigned int))
+    return l;
+  scope_launch c = l;
+  c.supported = true;
+  c.cluster = kClusterBlocks;
+  c.counter_bits = 32;
+  c.blocks_y = 1;
+  c.threads = kWeightedVectorscopeThreads;
+  c.shared_bytes = kHalfCells * sizeof (unsigned int);
+  c.blocks_x = kClusterBlocks;
+  cudaLaunchAttribute attribute;
+  const cudaLaunchConfig_t config = cluster_config (c, nullptr, &attribute);
+  const scope_kernel kernel = weighted_vectorscope_kernel_for (plan);
+  int clusters = 0;
+  gh_error ignored = {};
+  if (allow_shared (kernel, c.shared_bytes, &ignored) != GH_OK
+      || cudaOccupancyMaxActiveClusters (&clusters, kernel, &config) != cudaSuccess || clusters < 1)
+    {
+      cudaGetLastError ();
+      return l;
+    }
+  c.blocks_x = clusters * kClusterBlocks;
+  return c;
+}
+
 /* FASTEST: the fast kernels where they apply and their slice fits, else the privatized plan. */
 scope_launch
 plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int kind,
@@ -239,6 +307,8 @@ plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int k
   scope_launch l = privatized;
   if (kind == GH_SCOPE_WAVEFORM && lanes_apply (device, plan))
     return plan_lanes (device, plan, privatized);
+  if (kind == GH_SCOPE_VECTORSCOPE && gh_plan_weighted (&plan))
+    return plan_weighted_vectorscope (device, plan, privatized);
   if (!fast_applies (plan, kind))
     return l;
   if (kind == GH_SCOPE_VECTORSCOPE)
@@ -326,7 +396,7 @@ gh_status
 allocate_partials (scope_tables *t, gh_error *error)
 {
   const scope_launch &l = t->launch[GH_SCOPE_VECTORSCOPE][GH_METHOD_FASTEST];
-  if (t->cells[GH_SCOPE_VECTORSCOPE] == 0 || !l.fast)
+  if (t->cells[GH_SCOPE_VECTORSCOPE] == 0 || !(l.fast || l.cluster))
     return GH_OK;
   GH_CUDA_CHECK (cudaMalloc (&t->vectorscope_partials,
                              static_cast<size_t> (l.blocks_x) * kVectorscopeWords * 4),
@@ -421,6 +491,25 @@ launch_fast_scope (const scope_tables *t, int kind, const scope_job &job, cudaSt
   return GH_OK;
 }
 
+/* The weighted vectorscope's clusters, then the fold of their dense halves. */
+gh_status
+launch_weighted_vectorscope (const scope_tables *t, const scope_job &job, cudaStream_t stream,
+                             gh_error *error)
+{
+  const scope_launch &l = t->launch[GH_SCOPE_VECTORSCOPE][GH_METHOD_FASTEST];
+  const scope_kernel kernel = weighted_vectorscope_kernel_for (t->plan);
+  gh_status status = allow_shared (kernel, l.shared_bytes, error);
+  if (status != GH_OK)
+    return status;
+  cudaLaunchAttribute attribute;
+  const cudaLaunchConfig_t config = cluster_config (l, stream, &attribute);
+  GH_CUDA_CHECK (cudaLaunchKernelEx (&config, kernel, job), "launching a kernel");
+  weighted_vectorscope_fold_kernel<<<GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE / 256, 256, 0,
+                                     stream>>> (job.partials, job.partial_used, l.blocks_x,
+                                                job.out);
+  return GH_OK;
+}
+
 gh_status
 launch_scope_method (const scope_tables *t, int kind, int m, const scope_job &job,
                      const cudaDeviceProp &device, cudaStream_t stream, gh_error *error)
@@ -436,6 +525,8 @@ launch_scope_method (const scope_tables *t, int kind, int m, const scope_job &jo
       else
         vectorscope_global_kernel<<<grid, 256, 0, stream>>> (job);
     }
+  else if (l.cluster)
+    status = launch_weighted_vectorscope (t, job, stream, error);
   else if (l.fast)
     status = launch_fast_scope (t, kind, job, stream, error);
   else if (kind == GH_SCOPE_WAVEFORM)

@@ -18,7 +18,11 @@
  *                   only: for rows of whole fours of pixels, the other waveforms (tiles of
  *                   image columns, the slice a tile reaches) and the vectorscope: four pixels a
  *                   load, equal neighbours added at once, 16-bit counters (the vectorscope's
- *                   dense blocks' tables added up by a second kernel); else as privatized */
+ *                   dense blocks' tables added up by a second kernel).  The weighted
+ *                   vectorscope of 8-bit RGB and RGBA (weights below 2^16) on GPUs with
+ *                   clusters: a cluster of two blocks holds the table in 32-bit counters, each
+ *                   block half the Cr rows; both read the pair's pixels and add their own half
+ *                   (scope_weighted_vectorscope.cuh).  Else as privatized */
 #ifndef GPUHIST_CUDA_SCOPES_H
 #define GPUHIST_CUDA_SCOPES_H
 
@@ -43,6 +47,7 @@ struct scope_launch
   int columns_per_block; /* waveform stripes */
   int counter_bits;      /* 16 or 32 */
   bool fast;             /* scope_fast_kernels.cuh: unweighted 8-bit rows of whole fours */
+  int cluster;           /* scope_weighted_vectorscope.cuh: blocks a cluster, 0 when not */
   int lanes;             /* fast waveform of RGB and RGBA, a counter table a lane: image
                           * columns a lane (1 or 4), 0 when not */
   int tile_width;        /* fast waveform: image columns a block */

@@ -16,7 +16,8 @@ typedef struct
   int columns; /* 0: a random count from 1 to width; -1: width */
   unsigned waveform_channels;
   int vectorscope;
-  int image; /* 0 noise, 1 flat, 2 a neutral band over noise */
+  int image; /* 0 noise, 1 flat, 2 a neutral band over noise, 3 noise with areas of coverage 0,
+              * 4 flat at the largest weight (alpha and coverage 255) */
   gh_binning binning;
   int bins;
   gh_luminance luminance;
@@ -102,6 +103,23 @@ static const scope_case cases[] = {
    * blocks).  GPU runs only. */
   { "rgba8 noise, a million pixels", 1024, 1024, 4, 1, 0, 0, 0, 64, 0, 1, 0, GH_BINNING_SHIFT, 256,
     GH_LUMINANCE_GIMP2 },
+  /* The weighted vectorscope of 8-bit samples (the GPU's clusters of two blocks): each way of
+   * weighting, areas of coverage 0, a flat image. */
+  { "rgb8 weighted by coverage, areas of 0", 252, 61, 3, 1, 1, 0, 0, 63, 0, 1, 3, GH_BINNING_SHIFT,
+    256, GH_LUMINANCE_GIMP2 },
+  { "rgba8 alpha-weighted, areas of coverage 0", 264, 45, 4, 1, 1, 1, 0, 33, 0, 1, 3,
+    GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
+  { "rgba8 alpha-weighted, no coverage", 200, 50, 4, 1, 0, 1, 0, 25, 0, 1, 0, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  { "rgba8 flat, weighted by coverage", 120, 40, 4, 1, 1, 0, 0, 30, 0, 1, 1, GH_BINNING_SHIFT, 256,
+    GH_LUMINANCE_GIMP2 },
+  /* GPU runs only.  Every pixel adds 65025 to one cell, whose 32-bit counter passes 2^32 in every
+   * pair of blocks (the adds that wrap it must move 2^32 into the strip table); and weighted
+   * noise dense enough that every block writes a partial table. */
+  { "rgba8 flat, largest weights, 9.4 million pixels", 4096, 2304, 4, 1, 1, 1, 0, 64, 0, 1, 4,
+    GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
+  { "rgba8 weighted noise, a million pixels", 1024, 1024, 4, 1, 1, 1, 0, 64, 0, 1, 0,
+    GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
 };
 
 static int on_gpu;
@@ -127,7 +145,10 @@ fill_image (const scope_case *c, uint8_t *pixels, uint8_t *coverage)
   const uint64_t flat = test_random () | (c->alpha_weighted && c->bytes == 1 ? 0xFF000000u : 0u);
   for (size_t i = 0; i < samples; i++)
     {
-      const uint64_t v = c->image == 1 ? flat >> (8 * (i % c->channels)) : test_random ();
+      const int flat_image = c->image == 1 || c->image == 4;
+      uint64_t v = flat_image ? flat >> (8 * (i % c->channels)) : test_random ();
+      if (c->image == 4 && c->alpha_weighted && (int) (i % c->channels) == c->channels - 1)
+        v = ~0ull;
       if (c->bytes == 1)
         pixels[i] = (uint8_t) v;
       else
@@ -141,12 +162,19 @@ fill_image (const scope_case *c, uint8_t *pixels, uint8_t *coverage)
           for (int k = 1; k < 3; k++)
             memcpy (pixels + (p + k) * c->bytes, pixels + p * c->bytes, (size_t) c->bytes);
         }
-  /* Random coverage (full scale on a flat image), none on the left fifth of every row. */
+  /* Coverage: random, none on the left fifth of every row and, on image 3, none on a
+   * checkerboard; full scale on flat images (image 4 everywhere: the largest weights). */
   const size_t row = (size_t) c->width * c->coverage_bytes;
   for (size_t i = 0; coverage && i < row * c->height; i++)
-    coverage[i] = i % row < row / 5 / c->coverage_bytes * c->coverage_bytes ? 0
-                  : c->image == 1                                           ? 0xFF
-                                  : (uint8_t) test_random ();
+    {
+      const size_t p = i / (size_t) c->coverage_bytes, x = p % (size_t) c->width,
+                   y = p / (size_t) c->width;
+      coverage[i] = c->image == 4                                               ? 0xFF
+                    : i % row < row / 5 / c->coverage_bytes * c->coverage_bytes ? 0
+                    : c->image == 1                                             ? 0xFF
+                    : c->image == 3 && (x / 7 + y / 3) % 2                      ? 0
+                                                           : (uint8_t) test_random ();
+    }
 }
 
 static void
@@ -218,7 +246,7 @@ check_vectorscope_shape (const scope_case *c, const gh_result *result)
   for (int b = 0; b < result->bins; b++)
     red += cell (result->counts, result->numerators, (size_t) b);
   CHECK (total == red, "%s: the vectorscope's total is the red channel's", c->name);
-  if (c->image == 1)
+  if (c->image == 1 || c->image == 4)
     CHECK (used == 1, "%s: a flat image fills one vectorscope cell, not %zu", c->name, used);
   if (c->image == 2)
     CHECK (cell (v->counts, v->numerators, 128 * GH_VECTORSCOPE_SIZE + 128) != 0,
