@@ -1,9 +1,12 @@
 /* gpu-histogram: a chart's tables to pixels: each output pixel's sum of the cells it covers,
- * the density curve, and the tables' colours added (gpuhist.h, "Density").  Two passes over the
- * sums, the first for the largest, so that no plane of the output's size is kept.  A chart
- * larger than its table repeats cells: neighbours that cover the same cells (on every layer)
- * have the same sum and the same pixel, so each such sum is made once, and a row is copied from
- * the one above it (docs/BENCHMARKS.md, "Switching charts"). */
+ * the density curve, and the tables' colours added (gpuhist.h, "Density").
+ *
+ * Layers drawn over the same columns share their spans, so the pixels that cover the same
+ * cells on both axes are the same pixel: each such pixel is made once, into a plane of one pixel
+ * per distinct span pair (a chart larger than its table: one a cell), and the output is filled
+ * from that plane.  The sums are made twice, the first pass for the largest, walking each
+ * table in the order it lies in memory; empty cells add nothing and are skipped
+ * (docs/BENCHMARKS.md, "Switching charts"). */
 #include "backend.h"
 #include "render_private.h"
 
@@ -11,71 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The cells [lo[i], hi[i]) that output pixel i of `size` covers on an axis of n cells. */
-typedef struct
-{
-  int *lo, *hi;
-} axis_spans;
-
-static int
-spans_make (axis_spans *spans, int size, int n)
-{
-  spans->lo = malloc ((size_t) size * sizeof *spans->lo);
-  spans->hi = malloc ((size_t) size * sizeof *spans->hi);
-  if (!spans->lo || !spans->hi)
-    return -1;
-  for (int i = 0; i < size; i++)
-    {
-      const int lo = (int) ((int64_t) i * n / size), hi = (int) ((int64_t) (i + 1) * n / size);
-      spans->lo[i] = lo;
-      spans->hi[i] = hi > lo ? hi : lo + 1;
-    }
-  return 0;
-}
-
-static void
-spans_free (axis_spans *spans)
-{
-  free (spans->lo);
-  free (spans->hi);
-}
-
-/* A layer and its spans: across its columns, and up its rows (v from the bottom). */
-typedef struct
-{
-  const render_layer *layer;
-  axis_spans across, up;
-} layer_spans;
-
-/* The sum of the cells under output pixel (x, y) of the layer, x within its columns. */
-static double
-pixel_sum (const layer_spans *l, int x, int y, int height)
-{
-  const render_layer *layer = l->layer;
-  const int v_lo = l->up.lo[height - 1 - y], v_hi = l->up.hi[height - 1 - y];
-  const int h_lo = l->across.lo[x];
-  if (v_hi == v_lo + 1 && l->across.hi[x] == h_lo + 1) /* one cell: a stretched chart's */
-    return layer->cells[(size_t) h_lo * layer->h_stride + (size_t) v_lo * layer->v_stride];
-  double sum = 0;
-  for (int h = l->across.lo[x]; h < l->across.hi[x]; h++)
-    for (int v = v_lo; v < v_hi; v++)
-      sum += layer->cells[(size_t) h * layer->h_stride + (size_t) v * layer->v_stride];
-  return sum;
-}
-
-/* Whole sums below this have their logarithms in a table: most cells of a large image's
+/* Whole sums below this have their intensities in a table: most cells of a large image's
  * tables hold small counts, and log1p is most of the drawing's time. */
-#define LOG_TABLE_SIZE 4096
+#define SMALL_SUMS 4096
 
 /* The density curve of a chart: its options and largest sum, and that sum's logarithm, made
- * once (the same division as per pixel, so the same result), and log1p of the small whole
- * sums. */
+ * once (the same division as per pixel, so the same result), and the intensity of each small
+ * whole sum. */
 typedef struct
 {
   const gh_render_options *options;
   double max, log_max;
-  double log_table[LOG_TABLE_SIZE];
+  double small[SMALL_SUMS];
 } density_curve;
+
+static double
+curve_formula (const density_curve *curve, double sum)
+{
+  if (curve->max <= 0 || sum <= 0)
+    return 0;
+  const double v = curve->options->gain
+                   * (curve->options->density == GH_DENSITY_LOG ? log1p (sum) / curve->log_max
+                                                                : sum / curve->max);
+  return v < 1 ? v : 1;
+}
 
 static void
 curve_init (density_curve *curve, const gh_render_options *options, double max)
@@ -83,194 +45,325 @@ curve_init (density_curve *curve, const gh_render_options *options, double max)
   curve->options = options;
   curve->max = max;
   curve->log_max = log1p (max);
-  for (int i = 0; i < LOG_TABLE_SIZE; i++)
-    curve->log_table[i] = log1p ((double) i);
+  for (int i = 0; i < SMALL_SUMS; i++)
+    curve->small[i] = curve_formula (curve, (double) i);
 }
 
-static double
-curve_log1p (const density_curve *curve, double sum)
-{
-  return sum < LOG_TABLE_SIZE && sum == (double) (int) sum ? curve->log_table[(int) sum]
-                                                           : log1p (sum);
-}
-
-static double
+static inline double
 intensity (double sum, const density_curve *curve)
 {
-  if (curve->max <= 0 || sum <= 0)
-    return 0;
-  const double v
-      = curve->options->gain
-        * (curve->options->density == GH_DENSITY_LOG ? curve_log1p (curve, sum) / curve->log_max
-                                                     : sum / curve->max);
-  return v < 1 ? v : 1;
+  return sum < SMALL_SUMS && sum == (double) (int) sum ? curve->small[(int) sum]
+                                                       : curve_formula (curve, sum);
 }
 
-/* Whether output pixel i covers the same cells as pixel i - 1 on this axis. */
-static int
-same_span (const axis_spans *spans, int i)
+/* The distinct spans of an axis of `size` pixels over n cells: a pixel that covers the same
+ * cells as the one before it shares its span.  Span s covers cells [lo[s], hi[s]); pixel i has
+ * span of[i]. */
+typedef struct
 {
-  return i > 0 && spans->lo[i] == spans->lo[i - 1] && spans->hi[i] == spans->hi[i - 1];
+  int n;
+  int *lo, *hi, *of;
+} axis_runs;
+
+static int
+runs_make (axis_runs *runs, int size, int cells)
+{
+  runs->n = 0;
+  runs->lo = malloc ((size_t) size * sizeof *runs->lo);
+  runs->hi = malloc ((size_t) size * sizeof *runs->hi);
+  runs->of = malloc ((size_t) size * sizeof *runs->of);
+  if (!runs->lo || !runs->hi || !runs->of)
+    return -1;
+  for (int i = 0; i < size; i++)
+    {
+      const int lo = (int) ((int64_t) i * cells / size);
+      int hi = (int) ((int64_t) (i + 1) * cells / size);
+      hi = hi > lo ? hi : lo + 1;
+      if (runs->n == 0 || lo != runs->lo[runs->n - 1] || hi != runs->hi[runs->n - 1])
+        {
+          runs->lo[runs->n] = lo;
+          runs->hi[runs->n] = hi;
+          runs->n++;
+        }
+      runs->of[i] = runs->n - 1;
+    }
+  return 0;
 }
 
-/* Whether row y covers the same cells as row y - 1 on every layer. */
+static void
+runs_free (axis_runs *runs)
+{
+  free (runs->lo);
+  free (runs->hi);
+  free (runs->of);
+}
+
+/* Layers over the same output columns from tables of the same shape, in drawing order: they
+ * share their spans, across (columns) and up (v from the bottom), and their pixel plane:
+ * pixel (across span a, up span b) at plane + 4 * (b * across.n + a). */
+typedef struct
+{
+  const render_layer *layers[GH_MAX_CHANNELS + 2];
+  int n;
+  axis_runs across, up;
+  uint8_t *plane;
+} layer_group;
+
 static int
-same_row (const layer_spans *spans, int n_layers, int height, int y)
+same_shape (const render_layer *a, const render_layer *b)
+{
+  return a->x0 == b->x0 && a->x1 == b->x1 && a->h_cells == b->h_cells && a->v_cells == b->v_cells;
+}
+
+/* The layers into groups; -1 when two groups' columns overlap (the callers never do that: the
+ * waveform's tables share every column, the parade's panels share none). */
+static int
+group_layers (const render_layer *layers, int n_layers, layer_group *groups)
+{
+  int n = 0;
+  for (int k = 0; k < n_layers; k++)
+    {
+      if (layers[k].x1 <= layers[k].x0) /* draws nothing */
+        continue;
+      int g = 0;
+      while (g < n && !same_shape (groups[g].layers[0], &layers[k]))
+        g++;
+      if (g == n)
+        memset (&groups[n++], 0, sizeof *groups);
+      groups[g].layers[groups[g].n++] = &layers[k];
+    }
+  for (int g = 0; g < n; g++)
+    for (int o = g + 1; o < n; o++)
+      if (groups[g].layers[0]->x0 < groups[o].layers[0]->x1
+          && groups[o].layers[0]->x0 < groups[g].layers[0]->x1)
+        return -1;
+  return n;
+}
+
+/* A layer's sums at column span a over every up span: its own cells when each pixel covers one
+ * cell of a column and the column's cells lie side by side, else made in sums.  A sum adds its
+ * cells column by column, level by level within a column. */
+static const double *
+column_sums (const render_layer *layer, const axis_runs *across, const axis_runs *up, int a,
+             double *sums)
+{
+  const int h_lo = across->lo[a], h_hi = across->hi[a];
+  const double *cells = layer->cells;
+  const size_t hs = layer->h_stride, vs = layer->v_stride;
+  if (up->n == layer->v_cells && h_hi == h_lo + 1 && vs == 1)
+    return cells + (size_t) h_lo * hs;
+  if (up->n == layer->v_cells) /* a cell a row: the columns added level by level */
+    {
+      for (int b = 0; b < up->n; b++)
+        sums[b] = cells[(size_t) h_lo * hs + (size_t) b * vs];
+      for (int h = h_lo + 1; h < h_hi; h++)
+        for (int b = 0; b < up->n; b++)
+          sums[b] += cells[(size_t) h * hs + (size_t) b * vs];
+      return sums;
+    }
+  for (int b = 0; b < up->n; b++)
+    {
+      double sum = 0;
+      for (int h = h_lo; h < h_hi; h++)
+        for (int v = up->lo[b]; v < up->hi[b]; v++)
+          sum += cells[(size_t) h * hs + (size_t) v * vs];
+      sums[b] = sum;
+    }
+  return sums;
+}
+
+/* The largest of n sums: in lanes that do not wait on each other, so that the comparisons
+ * overlap (the order does not change a largest value). */
+#define MAX_LANES 8
+
+static void
+lanes_max (const double *s, int n, double *lanes)
+{
+  int b = 0;
+  for (; b + MAX_LANES <= n; b += MAX_LANES)
+    for (int j = 0; j < MAX_LANES; j++)
+      lanes[j] = s[b + j] > lanes[j] ? s[b + j] : lanes[j];
+  for (; b < n; b++)
+    lanes[0] = s[b] > lanes[0] ? s[b] : lanes[0];
+}
+
+static double
+largest_sum (const layer_group *groups, int n_groups, double *sums)
+{
+  double lanes[MAX_LANES] = { 0 }, max = 0;
+  for (int g = 0; g < n_groups; g++)
+    for (int k = 0; k < groups[g].n; k++)
+      for (int a = 0; a < groups[g].across.n; a++)
+        lanes_max (column_sums (groups[g].layers[k], &groups[g].across, &groups[g].up, a, sums),
+                   groups[g].up.n, lanes);
+  for (int j = 0; j < MAX_LANES; j++)
+    max = lanes[j] > max ? lanes[j] : max;
+  return max;
+}
+
+/* Column span a of a group into its plane: each layer's colour times its intensity, added in
+ * acc (3 a span), then to bytes.  An empty cell's intensity is 0 and adds nothing. */
+static void
+draw_column_span (const layer_group *group, int a, const density_curve *curve, double *sums,
+                  double *acc)
+{
+  const int n_up = group->up.n;
+  memset (acc, 0, (size_t) n_up * 3 * sizeof *acc);
+  for (int k = 0; k < group->n; k++)
+    {
+      const render_layer *layer = group->layers[k];
+      const double *s = column_sums (layer, &group->across, &group->up, a, sums);
+      const double red = layer->colour[0], green = layer->colour[1], blue = layer->colour[2];
+      for (int b = 0; b < n_up; b++)
+        if (s[b] > 0)
+          {
+            const double v = intensity (s[b], curve);
+            if (red != 0) /* adding nothing leaves the sum as it is */
+              acc[3 * b] += red * v;
+            if (green != 0)
+              acc[3 * b + 1] += green * v;
+            if (blue != 0)
+              acc[3 * b + 2] += blue * v;
+          }
+    }
+  uint8_t *p = group->plane + 4 * (size_t) a;
+  for (int b = 0; b < n_up; b++, p += 4 * (size_t) group->across.n)
+    {
+      for (int c = 0; c < 3; c++)
+        {
+          const double level = acc[3 * b + c] < 1 ? acc[3 * b + c] : 1;
+          /* level >= 0: truncation is floor. */
+          p[c] = (uint8_t) (int) (255 * level + 0.5);
+        }
+      p[3] = 255;
+    }
+}
+
+/* Output row y from the groups' planes; black where no layer is drawn. */
+static void
+fill_row (const layer_group *groups, int n_groups, const uint8_t *covered, int width, int height,
+          int y, uint8_t *row)
+{
+  static const uint8_t black[4] = { 0, 0, 0, 255 };
+  if (covered)
+    for (int x = 0; x < width; x++)
+      if (!covered[x])
+        memcpy (row + 4 * (size_t) x, black, 4);
+  for (int g = 0; g < n_groups; g++)
+    {
+      const layer_group *group = &groups[g];
+      const int x0 = group->layers[0]->x0, x1 = group->layers[0]->x1;
+      const uint8_t *plane_row
+          = group->plane + 4 * (size_t) group->up.of[height - 1 - y] * group->across.n;
+      const int *span = group->across.of;
+      for (int x = x0; x < x1; x++)
+        memcpy (row + 4 * (size_t) x, plane_row + 4 * (size_t) span[x - x0], 4);
+    }
+}
+
+/* Whether row y shows the same up spans as the row above it in every group. */
+static int
+same_row (const layer_group *groups, int n_groups, int height, int y)
 {
   int same = y > 0;
-  for (int k = 0; k < n_layers && same; k++)
-    same = same_span (&spans[k].up, height - y); /* row y is v = height - 1 - y */
+  for (int g = 0; g < n_groups && same; g++)
+    same = groups[g].up.of[height - 1 - y] == groups[g].up.of[height - y];
   return same;
 }
 
-/* The largest cell of a layer drawn at least a pixel a cell on both axes: then each pixel's sum
- * is one cell, and every cell is some pixel's. */
-static double
-largest_cell (const render_layer *layer)
+/* Which output columns some layer draws; NULL (with *failed unchanged) when all are. */
+static uint8_t *
+covered_columns (const layer_group *groups, int n_groups, int width, int *failed)
 {
-  double max = 0;
-  for (int h = 0; h < layer->h_cells; h++)
-    for (int v = 0; v < layer->v_cells; v++)
-      {
-        const double cell
-            = layer->cells[(size_t) h * layer->h_stride + (size_t) v * layer->v_stride];
-        max = cell > max ? cell : max;
-      }
-  return max;
+  int drawn = 0;
+  for (int g = 0; g < n_groups; g++)
+    drawn += groups[g].layers[0]->x1 - groups[g].layers[0]->x0;
+  if (drawn == width)
+    return NULL;
+  uint8_t *covered = calloc ((size_t) width, 1);
+  if (!covered)
+    *failed = 1;
+  for (int g = 0; g < n_groups && covered; g++)
+    memset (covered + groups[g].layers[0]->x0, 1,
+            (size_t) (groups[g].layers[0]->x1 - groups[g].layers[0]->x0));
+  return covered;
 }
 
-/* Column by column, so that a waveform's cells (a column's levels side by side) are read in
- * the order they lie in memory. */
-static double
-largest_sum (const layer_spans *spans, int n_layers, int height)
-{
-  double max = 0;
-  for (int k = 0; k < n_layers; k++)
-    {
-      const render_layer *layer = spans[k].layer;
-      if (layer->x1 - layer->x0 >= layer->h_cells && height >= layer->v_cells)
-        {
-          const double cell = largest_cell (layer);
-          max = cell > max ? cell : max;
-          continue;
-        }
-      for (int x = 0; x < layer->x1 - layer->x0; x++)
-        if (!same_span (&spans[k].across, x))
-          for (int y = 0; y < height; y++)
-            if (y == 0 || !same_span (&spans[k].up, height - y))
-              {
-                const double sum = pixel_sum (&spans[k], x, y, height);
-                max = sum > max ? sum : max;
-              }
-    }
-  return max;
-}
-
-/* Rows drawn together: their intensities are made column by column, as largest_sum reads. */
-#define BAND_ROWS 32
-
-/* The intensity of each layer at each pixel of rows[0 .. n), in
- * band[(k * BAND_ROWS + j) * width + x] (layer k, rows[j], x within the layer's columns). */
 static void
-band_intensities (const layer_spans *spans, int n_layers, const density_curve *curve, int width,
-                  int height, const int *rows, int n, double *band)
+draw_groups (layer_group *groups, int n_groups, const density_curve *curve, int width, int height,
+             double *sums, double *acc, const uint8_t *covered, uint8_t *pixels, size_t stride)
 {
-  for (int k = 0; k < n_layers; k++)
-    for (int x = 0; x < spans[k].layer->x1 - spans[k].layer->x0; x++)
-      for (int j = 0; j < n; j++)
-        {
-          double *v = band + ((size_t) k * BAND_ROWS + j) * width + x;
-          *v = same_span (&spans[k].across, x)
-                   ? v[-1]
-                   : intensity (pixel_sum (&spans[k], x, rows[j], height), curve);
-        }
-}
-
-/* Band row j: every layer's colour times its intensity, added in acc (3 a pixel), then to
- * bytes. */
-static void
-draw_row (const layer_spans *spans, int n_layers, const double *band, int j, int width, double *acc,
-          uint8_t *row)
-{
-  for (int i = 0; i < 3 * width; i++)
-    acc[i] = 0;
-  for (int k = 0; k < n_layers; k++)
-    {
-      const render_layer *layer = spans[k].layer;
-      const double *v = band + ((size_t) k * BAND_ROWS + j) * width;
-      for (int c = 0; c < 3; c++)
-        if (layer->colour[c] != 0) /* adding nothing leaves the sum as it is */
-          {
-            double *a = acc + 3 * layer->x0 + c;
-            for (int x = 0; x < layer->x1 - layer->x0; x++)
-              a[3 * x] += layer->colour[c] * v[x];
-          }
-    }
-  for (int x = 0; x < width; x++)
-    {
-      for (int c = 0; c < 3; c++)
-        {
-          const double level = acc[3 * x + c] < 1 ? acc[3 * x + c] : 1;
-          row[4 * x + c] = (uint8_t) floor (255 * level + 0.5);
-        }
-      row[4 * x + 3] = 255;
-    }
-}
-
-/* Rows from y on: up to BAND_ROWS that differ from the row above, drawn, and the rows that
- * repeat them copied; returns the row after the last. */
-static int
-draw_band (const layer_spans *spans, int n_layers, const density_curve *curve, int width,
-           int height, int y, double *band, double *acc, uint8_t *pixels, size_t stride)
-{
-  int rows[BAND_ROWS], n = 0, end = y, j = 0;
-  while (end < height && (n < BAND_ROWS || same_row (spans, n_layers, height, end)))
-    {
-      if (!same_row (spans, n_layers, height, end))
-        rows[n++] = end;
-      end++;
-    }
-  band_intensities (spans, n_layers, curve, width, height, rows, n, band);
-  for (; y < end; y++)
-    if (same_row (spans, n_layers, height, y))
+  for (int g = 0; g < n_groups; g++)
+    for (int a = 0; a < groups[g].across.n; a++)
+      draw_column_span (&groups[g], a, curve, sums, acc);
+  for (int y = 0; y < height; y++)
+    if (same_row (groups, n_groups, height, y))
       memcpy (pixels + (size_t) y * stride, pixels + (size_t) (y - 1) * stride, (size_t) width * 4);
     else
-      draw_row (spans, n_layers, band, j++, width, acc, pixels + (size_t) y * stride);
-  return end;
+      fill_row (groups, n_groups, covered, width, height, y, pixels + (size_t) y * stride);
+}
+
+/* The groups' spans and planes; the most up spans of any group in *most_up.  -1 without
+ * memory. */
+static int
+groups_make (layer_group *groups, int n_groups, int height, int *most_up)
+{
+  *most_up = 1;
+  for (int g = 0; g < n_groups; g++)
+    {
+      const render_layer *layer = groups[g].layers[0];
+      if (runs_make (&groups[g].across, layer->x1 - layer->x0, layer->h_cells)
+          || runs_make (&groups[g].up, height, layer->v_cells))
+        return -1;
+      groups[g].plane = malloc ((size_t) groups[g].across.n * groups[g].up.n * 4);
+      if (!groups[g].plane)
+        return -1;
+      *most_up = groups[g].up.n > *most_up ? groups[g].up.n : *most_up;
+    }
+  return 0;
+}
+
+static void
+groups_free (layer_group *groups, int n_groups)
+{
+  for (int g = 0; g < n_groups; g++)
+    {
+      runs_free (&groups[g].across);
+      runs_free (&groups[g].up);
+      free (groups[g].plane);
+    }
 }
 
 gh_status
 gh_render_density (const render_layer *layers, int n_layers, const gh_render_options *options,
                    int width, int height, uint8_t *pixels, size_t stride, gh_error *error)
 {
-  layer_spans spans[GH_MAX_CHANNELS + 2] = { { 0 } };
-  double *acc = malloc ((size_t) width * 3 * sizeof *acc);
-  double *band = malloc ((size_t) (n_layers > 0 ? n_layers : 1) * BAND_ROWS * width * sizeof *band);
-  int failed = !acc || !band || n_layers > GH_MAX_CHANNELS + 2;
-  for (int k = 0; k < n_layers && !failed; k++)
+  layer_group groups[GH_MAX_CHANNELS + 2];
+  const int n_groups
+      = n_layers <= GH_MAX_CHANNELS + 2 ? group_layers (layers, n_layers, groups) : -1;
+  if (n_groups < 0)
     {
-      spans[k].layer = &layers[k];
-      failed = spans_make (&spans[k].across, layers[k].x1 - layers[k].x0, layers[k].h_cells)
-               || spans_make (&spans[k].up, height, layers[k].v_cells);
+      gh_error_set (error, GH_ERROR_INVALID_ARGUMENT,
+                    "layers of different shapes overlap, or more than %d layers",
+                    GH_MAX_CHANNELS + 2);
+      return GH_ERROR_INVALID_ARGUMENT;
     }
+  int most_up, failed = groups_make (groups, n_groups, height, &most_up);
+  double *sums = failed ? NULL : malloc ((size_t) most_up * sizeof *sums);
+  double *acc = failed ? NULL : malloc ((size_t) most_up * 3 * sizeof *acc);
+  density_curve *curve = malloc (sizeof *curve);
+  const uint8_t *covered = covered_columns (groups, n_groups, width, &failed);
+  failed = failed || !sums || !acc || !curve;
   if (!failed)
     {
-      const double max = largest_sum (spans, n_layers, height);
-      density_curve *curve = malloc (sizeof *curve);
-      failed = !curve;
-      if (curve)
-        curve_init (curve, options, max);
-      for (int y = 0; y < height && curve;)
-        y = draw_band (spans, n_layers, curve, width, height, y, band, acc, pixels, stride);
-      free (curve);
+      curve_init (curve, options, largest_sum (groups, n_groups, sums));
+      draw_groups (groups, n_groups, curve, width, height, sums, acc, covered, pixels, stride);
     }
-  for (int k = 0; k < n_layers && k < GH_MAX_CHANNELS + 2; k++)
-    {
-      spans_free (&spans[k].across);
-      spans_free (&spans[k].up);
-    }
+  groups_free (groups, n_groups);
+  free ((void *) covered);
+  free (curve);
+  free (sums);
   free (acc);
-  free (band);
   if (failed)
     gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "no memory to draw a %d x %d chart", width,
                   height);

@@ -18,7 +18,9 @@ typedef struct
 } render_layer;
 
 /* The layers' density into every pixel (gpuhist.h: the sums, the curve, the colours added).
- * GH_OK, or OUT_OF_MEMORY. */
+ * Layers that share output columns must share their tables' shape and all their columns (as
+ * the waveform's do; the parade's panels share none).  GH_OK, INVALID_ARGUMENT for layers
+ * that break that, or OUT_OF_MEMORY. */
 gh_status gh_render_density (const render_layer *layers, int n_layers,
                              const gh_render_options *options, int width, int height,
                              uint8_t *pixels, size_t stride, gh_error *error);
