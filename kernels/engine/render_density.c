@@ -49,11 +49,12 @@ curve_init (density_curve *curve, const gh_render_options *options, double max)
     curve->small[i] = curve_formula (curve, (double) i);
 }
 
+/* The curve at a sum: from the table for a small whole one (0 included), else computed. */
 static inline double
 intensity (double sum, const density_curve *curve)
 {
-  return sum < SMALL_SUMS && sum == (double) (int) sum ? curve->small[(int) sum]
-                                                       : curve_formula (curve, sum);
+  return sum >= 0 && sum < SMALL_SUMS && sum == (double) (int) sum ? curve->small[(int) sum]
+                                                                   : curve_formula (curve, sum);
 }
 
 /* The distinct spans of an axis of `size` pixels over n cells: a pixel that covers the same
@@ -100,7 +101,8 @@ runs_free (axis_runs *runs)
 
 /* Layers over the same output columns from tables of the same shape, in drawing order: they
  * share their spans, across (columns) and up (v from the bottom), and their pixel plane:
- * pixel (across span a, up span b) at plane + 4 * (b * across.n + a). */
+ * pixel (across span a, up span b) at plane + 4 * (b * across.n + a), a row of the chart's
+ * pixels side by side as the output's rows are filled. */
 typedef struct
 {
   const render_layer *layers[GH_MAX_CHANNELS + 2];
@@ -201,40 +203,70 @@ largest_sum (const layer_group *groups, int n_groups, double *sums)
   return max;
 }
 
+/* One layer's colour times its intensities, added to acc (3 a span); a component of the colour
+ * that is 0 adds nothing, and neither does an empty cell (its intensity is 0).  Inlined with
+ * the colours its callers know, so that the components left out cost nothing. */
+static inline void
+add_layer (const double *s, int n, const density_curve *curve, const double *colour, int red,
+           int green, int blue, double *acc)
+{
+  for (int b = 0; b < n; b++)
+    {
+      const double v = intensity (s[b], curve);
+      if (red)
+        acc[3 * b] += colour[0] * v;
+      if (green)
+        acc[3 * b + 1] += colour[1] * v;
+      if (blue)
+        acc[3 * b + 2] += colour[2] * v;
+    }
+}
+
+static void
+add_layer_colours (const double *s, int n, const density_curve *curve, const double *colour,
+                   double *acc)
+{
+  const int red = colour[0] != 0, green = colour[1] != 0, blue = colour[2] != 0;
+  if (red && green && blue)
+    add_layer (s, n, curve, colour, 1, 1, 1, acc);
+  else if (red && !green && !blue)
+    add_layer (s, n, curve, colour, 1, 0, 0, acc);
+  else if (!red && green && !blue)
+    add_layer (s, n, curve, colour, 0, 1, 0, acc);
+  else if (!red && !green && blue)
+    add_layer (s, n, curve, colour, 0, 0, 1, acc);
+  else
+    add_layer (s, n, curve, colour, red, green, blue, acc);
+}
+
+/* Components to bytes, in a loop of its own so that it runs several at a time. */
+static void
+to_bytes (const double *acc, int n, uint8_t *levels)
+{
+  for (int i = 0; i < n; i++)
+    {
+      const double level = acc[i] < 1 ? acc[i] : 1;
+      /* level >= 0: truncation is floor. */
+      levels[i] = (uint8_t) (int) (255 * level + 0.5);
+    }
+}
+
 /* Column span a of a group into its plane: each layer's colour times its intensity, added in
- * acc (3 a span), then to bytes.  An empty cell's intensity is 0 and adds nothing. */
+ * acc, then to bytes in levels (3 a span). */
 static void
 draw_column_span (const layer_group *group, int a, const density_curve *curve, double *sums,
-                  double *acc)
+                  double *acc, uint8_t *levels)
 {
   const int n_up = group->up.n;
   memset (acc, 0, (size_t) n_up * 3 * sizeof *acc);
   for (int k = 0; k < group->n; k++)
-    {
-      const render_layer *layer = group->layers[k];
-      const double *s = column_sums (layer, &group->across, &group->up, a, sums);
-      const double red = layer->colour[0], green = layer->colour[1], blue = layer->colour[2];
-      for (int b = 0; b < n_up; b++)
-        if (s[b] > 0)
-          {
-            const double v = intensity (s[b], curve);
-            if (red != 0) /* adding nothing leaves the sum as it is */
-              acc[3 * b] += red * v;
-            if (green != 0)
-              acc[3 * b + 1] += green * v;
-            if (blue != 0)
-              acc[3 * b + 2] += blue * v;
-          }
-    }
+    add_layer_colours (column_sums (group->layers[k], &group->across, &group->up, a, sums), n_up,
+                       curve, group->layers[k]->colour, acc);
+  to_bytes (acc, 3 * n_up, levels);
   uint8_t *p = group->plane + 4 * (size_t) a;
   for (int b = 0; b < n_up; b++, p += 4 * (size_t) group->across.n)
     {
-      for (int c = 0; c < 3; c++)
-        {
-          const double level = acc[3 * b + c] < 1 ? acc[3 * b + c] : 1;
-          /* level >= 0: truncation is floor. */
-          p[c] = (uint8_t) (int) (255 * level + 0.5);
-        }
+      memcpy (p, levels + 3 * b, 3);
       p[3] = 255;
     }
 }
@@ -291,11 +323,12 @@ covered_columns (const layer_group *groups, int n_groups, int width, int *failed
 
 static void
 draw_groups (layer_group *groups, int n_groups, const density_curve *curve, int width, int height,
-             double *sums, double *acc, const uint8_t *covered, uint8_t *pixels, size_t stride)
+             double *sums, double *acc, uint8_t *levels, const uint8_t *covered, uint8_t *pixels,
+             size_t stride)
 {
   for (int g = 0; g < n_groups; g++)
     for (int a = 0; a < groups[g].across.n; a++)
-      draw_column_span (&groups[g], a, curve, sums, acc);
+      draw_column_span (&groups[g], a, curve, sums, acc, levels);
   for (int y = 0; y < height; y++)
     if (same_row (groups, n_groups, height, y))
       memcpy (pixels + (size_t) y * stride, pixels + (size_t) (y - 1) * stride, (size_t) width * 4);
@@ -351,19 +384,22 @@ gh_render_density (const render_layer *layers, int n_layers, const gh_render_opt
   int most_up, failed = groups_make (groups, n_groups, height, &most_up);
   double *sums = failed ? NULL : malloc ((size_t) most_up * sizeof *sums);
   double *acc = failed ? NULL : malloc ((size_t) most_up * 3 * sizeof *acc);
+  uint8_t *levels = failed ? NULL : malloc ((size_t) most_up * 3);
   density_curve *curve = malloc (sizeof *curve);
   const uint8_t *covered = covered_columns (groups, n_groups, width, &failed);
-  failed = failed || !sums || !acc || !curve;
+  failed = failed || !sums || !acc || !levels || !curve;
   if (!failed)
     {
       curve_init (curve, options, largest_sum (groups, n_groups, sums));
-      draw_groups (groups, n_groups, curve, width, height, sums, acc, covered, pixels, stride);
+      draw_groups (groups, n_groups, curve, width, height, sums, acc, levels, covered, pixels,
+                   stride);
     }
   groups_free (groups, n_groups);
   free ((void *) covered);
   free (curve);
   free (sums);
   free (acc);
+  free (levels);
   if (failed)
     gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "no memory to draw a %d x %d chart", width,
                   height);
