@@ -189,20 +189,6 @@ lanes_max (const double *s, int n, double *lanes)
     lanes[0] = s[b] > lanes[0] ? s[b] : lanes[0];
 }
 
-static double
-largest_sum (const layer_group *groups, int n_groups, double *sums)
-{
-  double lanes[MAX_LANES] = { 0 }, max = 0;
-  for (int g = 0; g < n_groups; g++)
-    for (int k = 0; k < groups[g].n; k++)
-      for (int a = 0; a < groups[g].across.n; a++)
-        lanes_max (column_sums (groups[g].layers[k], &groups[g].across, &groups[g].up, a, sums),
-                   groups[g].up.n, lanes);
-  for (int j = 0; j < MAX_LANES; j++)
-    max = lanes[j] > max ? lanes[j] : max;
-  return max;
-}
-
 /* One layer's colour times its intensities, added to acc (3 a span); a component of the colour
  * that is 0 adds nothing, and neither does an empty cell (its intensity is 0).  Inlined with
  * the colours its callers know, so that the components left out cost nothing. */
@@ -239,35 +225,40 @@ add_layer_colours (const double *s, int n, const density_curve *curve, const dou
     add_layer (s, n, curve, colour, red, green, blue, acc);
 }
 
-/* Components to bytes, in a loop of its own so that it runs several at a time. */
-static void
-to_bytes (const double *acc, int n, uint8_t *levels)
-{
-  for (int i = 0; i < n; i++)
-    {
-      const double level = acc[i] < 1 ? acc[i] : 1;
-      /* level >= 0: truncation is floor. */
-      levels[i] = (uint8_t) (int) (255 * level + 0.5);
-    }
-}
-
-/* Column span a of a group into its plane: each layer's colour times its intensity, added in
- * acc, then to bytes in levels (3 a span). */
+/* Column span a of a group: each layer's colour times its intensity, added in acc, then to
+ * pixels, one an up span, in column. */
 static void
 draw_column_span (const layer_group *group, int a, const density_curve *curve, double *sums,
-                  double *acc, uint8_t *levels)
+                  double *acc, uint8_t *column)
 {
   const int n_up = group->up.n;
   memset (acc, 0, (size_t) n_up * 3 * sizeof *acc);
   for (int k = 0; k < group->n; k++)
     add_layer_colours (column_sums (group->layers[k], &group->across, &group->up, a, sums), n_up,
                        curve, group->layers[k]->colour, acc);
-  to_bytes (acc, 3 * n_up, levels);
-  uint8_t *p = group->plane + 4 * (size_t) a;
-  for (int b = 0; b < n_up; b++, p += 4 * (size_t) group->across.n)
+  for (int b = 0; b < n_up; b++)
     {
-      memcpy (p, levels + 3 * b, 3);
-      p[3] = 255;
+      for (int c = 0; c < 3; c++)
+        {
+          const double level = acc[3 * b + c] < 1 ? acc[3 * b + c] : 1;
+          /* level >= 0: truncation is floor. */
+          column[4 * b + c] = (uint8_t) (int) (255 * level + 0.5);
+        }
+      column[4 * b + 3] = 255;
+    }
+}
+
+/* Columns [lo, hi) of a group, drawn in tile (a column's pixels side by side), into the
+ * group's plane a row at a time, so that the plane is written in whole cache lines. */
+static void
+tile_to_plane (const layer_group *group, const uint8_t *tile, int lo, int hi)
+{
+  const int n_up = group->up.n;
+  for (int b = 0; b < n_up; b++)
+    {
+      uint8_t *row = group->plane + 4 * ((size_t) b * group->across.n + lo);
+      for (int j = 0; j < hi - lo; j++)
+        memcpy (row + 4 * j, tile + 4 * ((size_t) j * n_up + b), 4);
     }
 }
 
@@ -321,19 +312,109 @@ covered_columns (const layer_group *groups, int n_groups, int width, int *failed
   return covered;
 }
 
-static void
-draw_groups (layer_group *groups, int n_groups, const density_curve *curve, int width, int height,
-             double *sums, double *acc, uint8_t *levels, const uint8_t *covered, uint8_t *pixels,
-             size_t stride)
+/* What each worker of the drawing works with: its own sums and colours of a span, the pixels
+ * of a chunk of spans, and the lanes of its largest sum. */
+typedef struct
 {
-  for (int g = 0; g < n_groups; g++)
-    for (int a = 0; a < groups[g].across.n; a++)
-      draw_column_span (&groups[g], a, curve, sums, acc, levels);
-  for (int y = 0; y < height; y++)
-    if (same_row (groups, n_groups, height, y))
-      memcpy (pixels + (size_t) y * stride, pixels + (size_t) (y - 1) * stride, (size_t) width * 4);
+  double *sums, *acc;
+  uint8_t *tile; /* SPAN_CHUNK columns of pixels */
+  double lanes[MAX_LANES];
+} worker_scratch;
+
+/* Column spans and rows are drawn in chunks of these, taken by whichever worker is free. */
+#define SPAN_CHUNK 16
+#define ROW_CHUNK 32
+
+typedef struct
+{
+  layer_group *groups;
+  int n_groups, width, height;
+  int first_chunk[GH_MAX_CHANNELS + 3]; /* group g's span chunks from first_chunk[g] on */
+  const density_curve *curve;
+  const uint8_t *covered;
+  uint8_t *pixels;
+  size_t stride;
+  worker_scratch scratch[RENDER_MAX_WORKERS];
+} density_job;
+
+/* The group and column spans [*lo, *hi) of a span chunk. */
+static const layer_group *
+chunk_spans (const density_job *job, int chunk, int *lo, int *hi)
+{
+  int g = 0;
+  while (chunk >= job->first_chunk[g + 1])
+    g++;
+  *lo = (chunk - job->first_chunk[g]) * SPAN_CHUNK;
+  *hi = *lo + SPAN_CHUNK < job->groups[g].across.n ? *lo + SPAN_CHUNK : job->groups[g].across.n;
+  return &job->groups[g];
+}
+
+static void
+job_largest (void *arg, int chunk, int worker)
+{
+  density_job *job = arg;
+  worker_scratch *scratch = &job->scratch[worker];
+  int lo, hi;
+  const layer_group *group = chunk_spans (job, chunk, &lo, &hi);
+  for (int k = 0; k < group->n; k++)
+    for (int a = lo; a < hi; a++)
+      lanes_max (column_sums (group->layers[k], &group->across, &group->up, a, scratch->sums),
+                 group->up.n, scratch->lanes);
+}
+
+static void
+job_planes (void *arg, int chunk, int worker)
+{
+  density_job *job = arg;
+  worker_scratch *scratch = &job->scratch[worker];
+  int lo, hi;
+  const layer_group *group = chunk_spans (job, chunk, &lo, &hi);
+  for (int a = lo; a < hi; a++)
+    draw_column_span (group, a, job->curve, scratch->sums, scratch->acc,
+                      scratch->tile + 4 * (size_t) (a - lo) * group->up.n);
+  tile_to_plane (group, scratch->tile, lo, hi);
+}
+
+/* A chunk of rows; its first is filled even when it repeats the row above, which another
+ * worker may be drawing. */
+static void
+job_fill (void *arg, int chunk, int worker)
+{
+  const density_job *job = arg;
+  const int lo = chunk * ROW_CHUNK,
+            hi = lo + ROW_CHUNK < job->height ? lo + ROW_CHUNK : job->height;
+  (void) worker;
+  for (int y = lo; y < hi; y++)
+    if (y > lo && same_row (job->groups, job->n_groups, job->height, y))
+      memcpy (job->pixels + (size_t) y * job->stride, job->pixels + (size_t) (y - 1) * job->stride,
+              (size_t) job->width * 4);
     else
-      fill_row (groups, n_groups, covered, width, height, y, pixels + (size_t) y * stride);
+      fill_row (job->groups, job->n_groups, job->covered, job->width, job->height, y,
+                job->pixels + (size_t) y * job->stride);
+}
+
+/* The largest sum, the curve from it, the planes, the pixels: each step shared. */
+static void
+draw_groups (density_job *job, const gh_render_options *options, density_curve *curve)
+{
+  size_t work = (size_t) job->width * job->height;
+  for (int g = 0; g < job->n_groups; g++)
+    {
+      const render_layer *layer = job->groups[g].layers[0];
+      work += (size_t) job->groups[g].n * layer->h_cells * layer->v_cells;
+      job->first_chunk[g + 1]
+          = job->first_chunk[g] + (job->groups[g].across.n + SPAN_CHUNK - 1) / SPAN_CHUNK;
+    }
+  const int workers = gh_render_workers (work), span_chunks = job->first_chunk[job->n_groups];
+  gh_render_split (job_largest, job, span_chunks, workers);
+  double max = 0;
+  for (int w = 0; w < RENDER_MAX_WORKERS; w++)
+    for (int j = 0; j < MAX_LANES; j++)
+      max = job->scratch[w].lanes[j] > max ? job->scratch[w].lanes[j] : max;
+  curve_init (curve, options, max);
+  job->curve = curve;
+  gh_render_split (job_planes, job, span_chunks, workers);
+  gh_render_split (job_fill, job, (job->height + ROW_CHUNK - 1) / ROW_CHUNK, workers);
 }
 
 /* The groups' spans and planes; the most up spans of any group in *most_up.  -1 without
@@ -382,24 +463,34 @@ gh_render_density (const render_layer *layers, int n_layers, const gh_render_opt
       return GH_ERROR_INVALID_ARGUMENT;
     }
   int most_up, failed = groups_make (groups, n_groups, height, &most_up);
-  double *sums = failed ? NULL : malloc ((size_t) most_up * sizeof *sums);
-  double *acc = failed ? NULL : malloc ((size_t) most_up * 3 * sizeof *acc);
-  uint8_t *levels = failed ? NULL : malloc ((size_t) most_up * 3);
-  density_curve *curve = malloc (sizeof *curve);
-  const uint8_t *covered = covered_columns (groups, n_groups, width, &failed);
-  failed = failed || !sums || !acc || !levels || !curve;
-  if (!failed)
+  density_job job = { .groups = groups,
+                      .n_groups = n_groups,
+                      .width = width,
+                      .height = height,
+                      .pixels = pixels,
+                      .stride = stride };
+  for (int w = 0; w < RENDER_MAX_WORKERS && !failed; w++)
     {
-      curve_init (curve, options, largest_sum (groups, n_groups, sums));
-      draw_groups (groups, n_groups, curve, width, height, sums, acc, levels, covered, pixels,
-                   stride);
+      worker_scratch *scratch = &job.scratch[w];
+      scratch->sums = malloc ((size_t) most_up * sizeof *scratch->sums);
+      scratch->acc = malloc ((size_t) most_up * 3 * sizeof *scratch->acc);
+      scratch->tile = malloc ((size_t) most_up * 4 * SPAN_CHUNK);
+      failed = !scratch->sums || !scratch->acc || !scratch->tile;
     }
+  density_curve *curve = malloc (sizeof *curve);
+  job.covered = covered_columns (groups, n_groups, width, &failed);
+  failed = failed || !curve;
+  if (!failed)
+    draw_groups (&job, options, curve);
   groups_free (groups, n_groups);
-  free ((void *) covered);
+  for (int w = 0; w < RENDER_MAX_WORKERS; w++)
+    {
+      free (job.scratch[w].sums);
+      free (job.scratch[w].acc);
+      free (job.scratch[w].tile);
+    }
+  free ((void *) job.covered);
   free (curve);
-  free (sums);
-  free (acc);
-  free (levels);
   if (failed)
     gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "no memory to draw a %d x %d chart", width,
                   height);

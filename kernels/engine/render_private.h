@@ -25,6 +25,16 @@ gh_status gh_render_density (const render_layer *layers, int n_layers,
                              const gh_render_options *options, int width, int height,
                              uint8_t *pixels, size_t stride, gh_error *error);
 
+/* Work shared between threads: job (arg, chunk, worker) does one chunk, worker 0 on the
+ * calling thread, 1 on a helper. */
+#define RENDER_MAX_WORKERS 2
+typedef void (*render_job) (void *arg, int chunk, int worker);
+/* How many workers work of this size (cells and pixels) is worth: 1, or RENDER_MAX_WORKERS
+ * where the machine has more than one processor. */
+int gh_render_workers (size_t work);
+/* Runs chunks 0 .. chunks - 1, each once, and returns when all are done. */
+void gh_render_split (render_job job, void *arg, int chunks, int workers);
+
 /* The graticule of a waveform or parade: the level lines across the whole width. */
 void gh_render_level_lines (uint8_t *pixels, size_t stride, int width, int height);
 /* The vectorscope's colour targets, centre and (when asked) skin-tone line. */

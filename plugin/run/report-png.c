@@ -19,11 +19,16 @@ rgba_to_xrgb (cairo_surface_t *surface, int width, int height)
     {
       guint32 *row = (guint32 *) (data + (size_t) y * stride);
 
+      /* R, G, B, A in memory read as one word: red and blue change places. */
       for (int x = 0; x < width; x++)
         {
-          const guint8 *p = (const guint8 *) (row + x);
+          const guint32 rgba = row[x];
 
-          row[x] = 0xff000000u | (guint32) p[0] << 16 | (guint32) p[1] << 8 | p[2];
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+          row[x] = 0xff000000u | (rgba & 0xff) << 16 | (rgba & 0xff00) | (rgba >> 16 & 0xff);
+#else
+          row[x] = 0xff000000u | rgba >> 8;
+#endif
         }
     }
   cairo_surface_mark_dirty (surface);

@@ -1,0 +1,93 @@
+/* gpu-histogram: a chart's drawing shared between this thread and one more (render_private.h,
+ * gh_render_split): the dialog draws a chart in its main loop, and a 16-bit layer's waveform
+ * has millions of cells.  The work is taken in small chunks, first come first served, and the
+ * caller never waits for the helper to start: on a busy machine the helper may not run before
+ * the caller has done every chunk itself, and then it finds none and leaves. */
+#include "render_private.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* One split job, kept alive by whichever of the two threads leaves it last. */
+typedef struct
+{
+  render_job job;
+  void *arg;
+  int chunks;
+  atomic_int next, done, users;
+} split_state;
+
+/* Chunks until none are left; the job's data is touched only for a chunk taken. */
+static void
+take_chunks (split_state *state, int worker)
+{
+  for (int c; (c = atomic_fetch_add (&state->next, 1)) < state->chunks;)
+    {
+      state->job (state->arg, c, worker);
+      atomic_fetch_add (&state->done, 1);
+    }
+}
+
+static void
+leave (split_state *state)
+{
+  if (atomic_fetch_sub (&state->users, 1) == 1)
+    free (state);
+}
+
+static void *
+helper (void *data)
+{
+  take_chunks (data, 1);
+  leave (data);
+  return NULL;
+}
+
+int
+gh_render_workers (size_t work)
+{
+  /* Below this many cells and pixels a thread costs more than it saves. */
+  const size_t enough = (size_t) 1 << 17;
+  const char *one = getenv ("GPUHIST_RENDER_ONE_THREAD"); /* for measuring */
+  if (one && *one && *one != '0')
+    return 1;
+  return work >= enough && sysconf (_SC_NPROCESSORS_ONLN) > 1 ? RENDER_MAX_WORKERS : 1;
+}
+
+void
+gh_render_split (render_job job, void *arg, int chunks, int workers)
+{
+  split_state *state = workers > 1 ? malloc (sizeof *state) : NULL;
+  pthread_t thread;
+  pthread_attr_t attr;
+  if (state)
+    {
+      *state = (split_state){ .job = job, .arg = arg, .chunks = chunks };
+      atomic_init (&state->next, 0);
+      atomic_init (&state->done, 0);
+      atomic_init (&state->users, 2);
+    }
+  if (state && pthread_attr_init (&attr) == 0)
+    {
+      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+      if (pthread_create (&thread, &attr, helper, state) != 0)
+        atomic_fetch_sub (&state->users, 1); /* no helper: this thread does it all */
+      pthread_attr_destroy (&attr);
+    }
+  else if (state)
+    atomic_fetch_sub (&state->users, 1);
+  if (!state)
+    {
+      for (int c = 0; c < chunks; c++)
+        job (arg, c, 0);
+      return;
+    }
+  take_chunks (state, 0);
+  /* The helper may be inside its last chunk. */
+  while (atomic_load (&state->done) < chunks)
+    sched_yield ();
+  leave (state);
+}
