@@ -37,8 +37,9 @@ void gh_render_split (render_job job, void *arg, int chunks, int workers);
 
 /* The graticule of a waveform or parade: the level lines across the whole width. */
 void gh_render_level_lines (uint8_t *pixels, size_t stride, int width, int height);
-/* The vectorscope's colour targets, centre and (when asked) skin-tone line. */
+/* The vectorscope's colour targets, centre and (when asked) skin-tone line; bgra: the pixels'
+ * bytes are B, G, R, A. */
 void gh_render_vectorscope_marks (uint8_t *pixels, size_t stride, int width, int height,
-                                  int skin_tone_line);
+                                  int skin_tone_line, int bgra);
 
 #endif /* GPUHIST_RENDER_PRIVATE_H */

@@ -6,9 +6,9 @@
 
 #include "report.h"
 
-/* The renderer's RGBA bytes, drawn into the surface's own rows, turned in place into cairo's
- * native-endian xRGB words (the charts are opaque), so that no second buffer of the chart's
- * size is filled and copied. */
+/* The renderer's R, G, B, A bytes, drawn into the surface's own rows, turned in place into
+ * cairo's native-endian xRGB words (the charts are opaque), on a machine where the renderer
+ * cannot write them as they are (big-endian). */
 static void
 rgba_to_xrgb (cairo_surface_t *surface, int width, int height)
 {
@@ -19,19 +19,10 @@ rgba_to_xrgb (cairo_surface_t *surface, int width, int height)
     {
       guint32 *row = (guint32 *) (data + (size_t) y * stride);
 
-      /* R, G, B, A in memory read as one word: red and blue change places. */
+      /* R, G, B, A in memory read as one big-endian word. */
       for (int x = 0; x < width; x++)
-        {
-          const guint32 rgba = row[x];
-
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-          row[x] = 0xff000000u | (rgba & 0xff) << 16 | (rgba & 0xff00) | (rgba >> 16 & 0xff);
-#else
-          row[x] = 0xff000000u | rgba >> 8;
-#endif
-        }
+        row[x] = 0xff000000u | row[x] >> 8;
     }
-  cairo_surface_mark_dirty (surface);
 }
 
 cairo_surface_t *
@@ -40,20 +31,26 @@ gpuhist_chart_surface (const gh_result *result, gh_chart chart, const gh_render_
 {
   gh_error gherr = { GH_OK, "" };
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  gh_render_options native = *options;
+
+  /* cairo's xRGB words of a little-endian machine are B, G, R, x in memory. */
+  native.bgra = G_BYTE_ORDER == G_LITTLE_ENDIAN;
 
   cairo_surface_flush (surface);
   /* A size that cairo refuses has no rows (NULL), which the renderer refuses with its reason. */
   if (cairo_surface_status (surface) == CAIRO_STATUS_NO_MEMORY)
     g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE, _ ("No memory for a %d × %d chart."),
                  width, height);
-  else if (gh_render_chart (result, chart, options, width, height,
+  else if (gh_render_chart (result, chart, &native, width, height,
                             cairo_image_surface_get_data (surface),
                             (size_t) cairo_image_surface_get_stride (surface), &gherr)
            != GH_OK)
     gpuhist_set_engine_error (error, &gherr);
   else
     {
-      rgba_to_xrgb (surface, width, height);
+      if (!native.bgra)
+        rgba_to_xrgb (surface, width, height);
+      cairo_surface_mark_dirty (surface);
       return surface;
     }
   cairo_surface_destroy (surface);

@@ -508,6 +508,40 @@ reference_chart (const gh_result *result, gh_chart chart, const gh_render_option
       }
 }
 
+/* Every chart with its graticule (the vectorscope's coloured targets) in B, G, R, A: the same
+ * bytes as R, G, B, A with red and blue swapped. */
+static void
+test_bgra (void)
+{
+  gh_result result;
+  make_waveform (&result, 4, 1, 6, 30, 256);
+  add_vectorscope (&result);
+  for (int i = 0; i < 6 * 30 * 256; i++)
+    result.scopes[GH_SCOPE_WAVEFORM].values[i] = (double) (test_random () % 4);
+  for (int i = 0; i < 256 * 256; i++)
+    result.scopes[GH_SCOPE_VECTORSCOPE].values[i] = (double) (test_random () % 3);
+  for (int chart = 0; chart < GH_N_CHARTS; chart++)
+    {
+      gh_render_options options;
+      gh_render_options_init (&options);
+      uint8_t *rgba = draw (&result, (gh_chart) chart, &options, 301, 203);
+      options.bgra = 1;
+      uint8_t *bgra = draw (&result, (gh_chart) chart, &options, 301, 203);
+      int wrong = 0;
+      for (int y = 0; y < 203 && !wrong; y++)
+        for (int x = 0; x < 301 && !wrong; x++)
+          {
+            const uint8_t *p = pixel (rgba, 301, x, y), *q = pixel (bgra, 301, x, y);
+            wrong = p[0] != q[2] || p[1] != q[1] || p[2] != q[0] || p[3] != q[3];
+            CHECK (!wrong, "chart %d in B, G, R, A: pixel (%d, %d) is %d %d %d %d, not %d %d %d %d",
+                   chart, x, y, q[0], q[1], q[2], q[3], p[2], p[1], p[0], p[3]);
+          }
+      free (rgba);
+      free (bgra);
+    }
+  free_result (&result);
+}
+
 /* A random cell: mostly empty, else a small or large whole count or a weighted fraction. */
 static double
 random_cell (void)
@@ -547,9 +581,16 @@ test_against_reference (void)
       options.density = test_random () % 2 ? GH_DENSITY_LOG : GH_DENSITY_LINEAR;
       options.gain = (double) (1 + test_random () % 40) / 10;
       options.channels = test_random () % 2 ? 0 : (unsigned) (1 + test_random () % 63);
+      options.bgra = (int) (test_random () % 2);
       uint8_t *pixels = draw (&result, chart, &options, width, height);
       uint8_t *expected = malloc ((size_t) width * height * 4);
       reference_chart (&result, chart, &options, width, height, expected);
+      for (size_t i = 0; options.bgra && i < (size_t) width * height * 4; i += 4)
+        {
+          const uint8_t red = expected[i];
+          expected[i] = expected[i + 2];
+          expected[i + 2] = red;
+        }
       int wrong = 0;
       for (int y = 0; y < height && !wrong; y++)
         for (int x = 0; x < width && !wrong; x++)
@@ -579,6 +620,7 @@ main (void)
   test_vectorscope ();
   test_refusals ();
   test_against_reference ();
+  test_bgra ();
   if (test_failures)
     printf ("%d check(s) failed\n", test_failures);
   else
