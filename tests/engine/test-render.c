@@ -542,7 +542,7 @@ test_bgra (void)
   free_result (&result);
 }
 
-/* A random cell: mostly empty, else a small or large whole count or a weighted fraction. */
+/* A random cell: often empty, else a small or large whole count or a weighted fraction. */
 static double
 random_cell (void)
 {
@@ -552,6 +552,7 @@ random_cell (void)
     case 1: return (double) (4000 + test_random () % 200000);
     case 2: return (double) (test_random () % 100000) / 7.0;
     case 3: return (double) (test_random () % 3000);
+    case 4: return (double) (test_random () % 700) / 7.0;
     default: return 0;
     }
 }
