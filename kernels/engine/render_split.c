@@ -6,7 +6,6 @@
 #include "render_private.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -18,16 +17,24 @@ typedef struct
   void *arg;
   int chunks;
   atomic_int next, done, users;
+  pthread_mutex_t lock; /* with all_done: the caller sleeps while the helper ends its chunk */
+  pthread_cond_t all_done;
 } split_state;
 
-/* Chunks until none are left; the job's data is touched only for a chunk taken. */
+/* Chunks until none are left; the job's data is touched only for a chunk taken.  Whoever ends
+ * the last chunk wakes the caller. */
 static void
 take_chunks (split_state *state, int worker)
 {
   for (int c; (c = atomic_fetch_add (&state->next, 1)) < state->chunks;)
     {
       state->job (state->arg, c, worker);
-      atomic_fetch_add (&state->done, 1);
+      if (atomic_fetch_add (&state->done, 1) + 1 == state->chunks)
+        {
+          pthread_mutex_lock (&state->lock);
+          pthread_cond_signal (&state->all_done);
+          pthread_mutex_unlock (&state->lock);
+        }
     }
 }
 
@@ -35,7 +42,11 @@ static void
 leave (split_state *state)
 {
   if (atomic_fetch_sub (&state->users, 1) == 1)
-    free (state);
+    {
+      pthread_cond_destroy (&state->all_done);
+      pthread_mutex_destroy (&state->lock);
+      free (state);
+    }
 }
 
 static void *
@@ -69,6 +80,8 @@ gh_render_split (render_job job, void *arg, int chunks, int workers)
       atomic_init (&state->next, 0);
       atomic_init (&state->done, 0);
       atomic_init (&state->users, 2);
+      pthread_mutex_init (&state->lock, NULL);
+      pthread_cond_init (&state->all_done, NULL);
     }
   if (state && pthread_attr_init (&attr) == 0)
     {
@@ -86,8 +99,11 @@ gh_render_split (render_job job, void *arg, int chunks, int workers)
       return;
     }
   take_chunks (state, 0);
-  /* The helper may be inside its last chunk. */
+  /* The helper may be inside its last chunk: sleeping, not spinning, leaves this processor to
+   * it on a busy machine. */
+  pthread_mutex_lock (&state->lock);
   while (atomic_load (&state->done) < chunks)
-    sched_yield ();
+    pthread_cond_wait (&state->all_done, &state->lock);
+  pthread_mutex_unlock (&state->lock);
   leave (state);
 }
