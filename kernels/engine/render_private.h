@@ -30,7 +30,8 @@ gh_status gh_render_density (const render_layer *layers, int n_layers,
 #define RENDER_MAX_WORKERS 2
 typedef void (*render_job) (void *arg, int chunk, int worker);
 /* How many workers work of this size (cells and pixels) is worth: 1, or RENDER_MAX_WORKERS
- * where the machine has more than one processor. */
+ * where the machine has more than one processor and one of them is idle (by the load
+ * average); GPUHIST_RENDER_THREADS (1 or 2) decides instead, for tests and benchmarks. */
 int gh_render_workers (size_t work);
 /* Runs chunks 0 .. chunks - 1, each once, and returns when all are done. */
 void gh_render_split (render_job job, void *arg, int chunks, int workers);

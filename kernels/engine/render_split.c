@@ -1,8 +1,8 @@
 /* gpu-histogram: a chart's drawing shared between this thread and one more (render_private.h,
  * gh_render_split): the dialog draws a chart in its main loop, and a 16-bit layer's waveform
  * has millions of cells.  The work is taken in small chunks, first come first served, and the
- * caller never waits for the helper to start: on a busy machine the helper may not run before
- * the caller has done every chunk itself, and then it finds none and leaves. */
+ * caller never waits for the helper to start: if the helper does not run before the caller has
+ * done every chunk itself, it finds none and leaves. */
 #include "render_private.h"
 
 #include <pthread.h>
@@ -62,10 +62,17 @@ gh_render_workers (size_t work)
 {
   /* Below this many cells and pixels a thread costs more than it saves. */
   const size_t enough = (size_t) 1 << 17;
-  const char *one = getenv ("GPUHIST_RENDER_ONE_THREAD"); /* for measuring */
-  if (one && *one && *one != '0')
-    return 1;
-  return work >= enough && sysconf (_SC_NPROCESSORS_ONLN) > 1 ? RENDER_MAX_WORKERS : 1;
+  const char *forced = getenv ("GPUHIST_RENDER_THREADS");
+  if (forced && (*forced == '1' || *forced == '2') && !forced[1])
+    return *forced - '0';
+  /* A helper that has to wait for a processor holds the drawing up (the caller waits for its
+   * last chunk), so it is asked for only while some processor is idle. */
+  const long processors = sysconf (_SC_NPROCESSORS_ONLN);
+  double load;
+  return work >= enough && processors > 1 && getloadavg (&load, 1) == 1
+                 && load < (double) processors - 1
+             ? RENDER_MAX_WORKERS
+             : 1;
 }
 
 void

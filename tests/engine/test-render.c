@@ -620,6 +620,11 @@ main (void)
   test_resampling ();
   test_vectorscope ();
   test_refusals ();
+  /* The drawing on one thread, then shared with a helper (render_split.c), whatever the
+   * machine's load. */
+  setenv ("GPUHIST_RENDER_THREADS", "1", 1);
+  test_against_reference ();
+  setenv ("GPUHIST_RENDER_THREADS", "2", 1);
   test_against_reference ();
   test_bgra ();
   if (test_failures)
