@@ -493,6 +493,24 @@ groups_free (layer_group *groups, int n_groups)
     }
 }
 
+/* A worker's buffers for spans of up to most_up up spans; -1 without memory. */
+static int
+scratch_make (worker_scratch *scratch, int most_up)
+{
+  scratch->sums = malloc ((size_t) most_up * sizeof *scratch->sums);
+  scratch->acc = malloc ((size_t) most_up * 3 * sizeof *scratch->acc);
+  scratch->tile = malloc ((size_t) most_up * 4 * SPAN_CHUNK);
+  return scratch->sums && scratch->acc && scratch->tile ? 0 : -1;
+}
+
+static void
+scratch_free (worker_scratch *scratch)
+{
+  free (scratch->sums);
+  free (scratch->acc);
+  free (scratch->tile);
+}
+
 gh_status
 gh_render_density (const render_layer *layers, int n_layers, const gh_render_options *options,
                    int width, int height, uint8_t *pixels, size_t stride, gh_error *error)
@@ -515,13 +533,7 @@ gh_render_density (const render_layer *layers, int n_layers, const gh_render_opt
                       .pixels = pixels,
                       .stride = stride };
   for (int w = 0; w < RENDER_MAX_WORKERS && !failed; w++)
-    {
-      worker_scratch *scratch = &job.scratch[w];
-      scratch->sums = malloc ((size_t) most_up * sizeof *scratch->sums);
-      scratch->acc = malloc ((size_t) most_up * 3 * sizeof *scratch->acc);
-      scratch->tile = malloc ((size_t) most_up * 4 * SPAN_CHUNK);
-      failed = !scratch->sums || !scratch->acc || !scratch->tile;
-    }
+    failed = scratch_make (&job.scratch[w], most_up);
   density_curve *curve = malloc (sizeof *curve);
   job.covered = covered_columns (groups, n_groups, width, &failed);
   failed = failed || !curve;
@@ -529,11 +541,7 @@ gh_render_density (const render_layer *layers, int n_layers, const gh_render_opt
     draw_groups (&job, options, curve);
   groups_free (groups, n_groups);
   for (int w = 0; w < RENDER_MAX_WORKERS; w++)
-    {
-      free (job.scratch[w].sums);
-      free (job.scratch[w].acc);
-      free (job.scratch[w].tile);
-    }
+    scratch_free (&job.scratch[w]);
   free ((void *) job.covered);
   free (curve);
   if (failed)
