@@ -41,6 +41,7 @@ gh_render_options_init (gh_render_options *options)
   options->channels = 0;
   options->graticule = 1;
   options->skin_tone_line = 1;
+  options->bgra = 0;
 }
 
 /* The waveform's table of result channel c, or -1. */
@@ -171,7 +172,8 @@ gh_render_chart (const gh_result *result, gh_chart chart, const gh_render_option
   if (status != GH_OK || !options->graticule)
     return status;
   if (chart == GH_CHART_VECTORSCOPE)
-    gh_render_vectorscope_marks (pixels, stride, width, height, options->skin_tone_line);
+    gh_render_vectorscope_marks (pixels, stride, width, height, options->skin_tone_line,
+                                 options->bgra);
   else
     gh_render_level_lines (pixels, stride, width, height);
   return GH_OK;

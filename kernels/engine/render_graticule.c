@@ -90,7 +90,8 @@ skin_tone_line (uint8_t *pixels, size_t stride, int width, int height)
 }
 
 void
-gh_render_vectorscope_marks (uint8_t *pixels, size_t stride, int width, int height, int skin_tone)
+gh_render_vectorscope_marks (uint8_t *pixels, size_t stride, int width, int height, int skin_tone,
+                             int bgra)
 {
   const int small = width < height ? width : height;
   const int half = small / 64 > 2 ? small / 64 : 2;
@@ -98,7 +99,9 @@ gh_render_vectorscope_marks (uint8_t *pixels, size_t stride, int width, int heig
   for (int t = 0; t < 6; t++)
     {
       cell_position (targets[t].cb, targets[t].cr, width, height, &x, &y);
-      target_box (pixels, stride, width, height, x, y, half, targets[t].colour);
+      const uint8_t *rgb = targets[t].colour;
+      const uint8_t colour[3] = { bgra ? rgb[2] : rgb[0], rgb[1], bgra ? rgb[0] : rgb[2] };
+      target_box (pixels, stride, width, height, x, y, half, colour);
     }
   if (skin_tone)
     skin_tone_line (pixels, stride, width, height);

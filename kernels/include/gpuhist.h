@@ -561,8 +561,8 @@ extern "C"
    * y = height - 1 - floor ((cr + 0.5) * height / 256).
    *
    * Pixels: `height` rows `stride` bytes apart (stride >= 4 * width), each pixel R, G, B, A
-   * bytes, straight (not premultiplied) alpha; every pixel opaque (A = 255): the chart is drawn
-   * on black. */
+   * bytes (B, G, R, A with gh_render_options.bgra), straight (not premultiplied) alpha; every
+   * pixel opaque (A = 255): the chart is drawn on black. */
   typedef enum
   {
     GH_CHART_WAVEFORM = 0,
@@ -585,6 +585,8 @@ extern "C"
                            of channels without a table draw nothing (GH_RENDER_NO_CHANNELS) */
     int graticule;      /* 1 (default): lines, targets and centre; 0: density alone */
     int skin_tone_line; /* vectorscope, with the graticule: 1 (default) draws the 123 degree line */
+    int bgra;           /* 0 (default): a pixel's bytes R, G, B, A; 1: B, G, R, A, as cairo's
+                           image surfaces hold them on a little-endian machine */
   } gh_render_options;
 
   /* gh_render_options.channels for a waveform of no table: the graticule alone, on black (a

@@ -6,23 +6,23 @@
 
 #include "report.h"
 
-/* The renderer's RGBA bytes as cairo's native-endian xRGB words (the charts are opaque). */
+/* The renderer's R, G, B, A bytes, drawn into the surface's own rows, turned in place into
+ * cairo's native-endian xRGB words (the charts are opaque), on a machine where the renderer
+ * cannot write them as they are (big-endian). */
 static void
-copy_pixels (const guint8 *rgba, int width, int height, cairo_surface_t *surface)
+rgba_to_xrgb (cairo_surface_t *surface, int width, int height)
 {
   guint8 *data = cairo_image_surface_get_data (surface);
   int stride = cairo_image_surface_get_stride (surface);
 
-  cairo_surface_flush (surface);
   for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++)
-      {
-        const guint8 *p = rgba + ((size_t) y * width + x) * 4;
+    {
+      guint32 *row = (guint32 *) (data + (size_t) y * stride);
 
-        ((guint32 *) (data + (size_t) y * stride))[x]
-            = 0xff000000u | (guint32) p[0] << 16 | (guint32) p[1] << 8 | p[2];
-      }
-  cairo_surface_mark_dirty (surface);
+      /* R, G, B, A in memory read as one big-endian word. */
+      for (int x = 0; x < width; x++)
+        row[x] = 0xff000000u | row[x] >> 8;
+    }
 }
 
 cairo_surface_t *
@@ -30,22 +30,31 @@ gpuhist_chart_surface (const gh_result *result, gh_chart chart, const gh_render_
                        int width, int height, GError **error)
 {
   gh_error gherr = { GH_OK, "" };
-  cairo_surface_t *surface = NULL;
-  guint8 *rgba = g_try_malloc ((gsize) width * height * 4);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  gh_render_options native = *options;
 
-  if (rgba == NULL)
+  /* cairo's xRGB words of a little-endian machine are B, G, R, x in memory. */
+  native.bgra = G_BYTE_ORDER == G_LITTLE_ENDIAN;
+
+  cairo_surface_flush (surface);
+  /* A size that cairo refuses has no rows (NULL), which the renderer refuses with its reason. */
+  if (cairo_surface_status (surface) == CAIRO_STATUS_NO_MEMORY)
     g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE, _ ("No memory for a %d × %d chart."),
                  width, height);
-  else if (gh_render_chart (result, chart, options, width, height, rgba, (size_t) width * 4, &gherr)
+  else if (gh_render_chart (result, chart, &native, width, height,
+                            cairo_image_surface_get_data (surface),
+                            (size_t) cairo_image_surface_get_stride (surface), &gherr)
            != GH_OK)
     gpuhist_set_engine_error (error, &gherr);
   else
     {
-      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
-      copy_pixels (rgba, width, height, surface);
+      if (!native.bgra)
+        rgba_to_xrgb (surface, width, height);
+      cairo_surface_mark_dirty (surface);
+      return surface;
     }
-  g_free (rgba);
-  return surface;
+  cairo_surface_destroy (surface);
+  return NULL;
 }
 
 gboolean

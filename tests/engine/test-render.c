@@ -403,6 +403,214 @@ test_refusals (void)
   free_result (&result);
 }
 
+/* The straightforward drawing of gpuhist.h's rules, pixel by pixel, for the renderer's faster
+ * one to match byte for byte: each pixel's sum of each drawn table (cells added column by
+ * column, level by level within a column, as the renderer adds them, so that fractional
+ * weighted values round alike), the largest sum, the curve (gain times the ratio) and the
+ * colours added in table order. */
+typedef struct
+{
+  const double *cells;
+  size_t h_stride, v_stride;
+  int h_cells, v_cells, x0, x1;
+  double colour[3];
+} reference_layer;
+
+static void
+span_of (int i, int size, int n, int *lo, int *hi)
+{
+  *lo = (int) ((int64_t) i * n / size);
+  *hi = (int) ((int64_t) (i + 1) * n / size);
+  if (*hi <= *lo)
+    *hi = *lo + 1;
+}
+
+static double
+reference_sum (const reference_layer *l, int x, int y, int height)
+{
+  int h_lo, h_hi, v_lo, v_hi;
+  span_of (x - l->x0, l->x1 - l->x0, l->h_cells, &h_lo, &h_hi);
+  span_of (height - 1 - y, height, l->v_cells, &v_lo, &v_hi);
+  double sum = 0;
+  for (int h = h_lo; h < h_hi; h++)
+    for (int v = v_lo; v < v_hi; v++)
+      sum += l->cells[(size_t) h * l->h_stride + (size_t) v * l->v_stride];
+  return sum;
+}
+
+static int
+reference_layers (const gh_result *result, gh_chart chart, unsigned channels, int width,
+                  reference_layer *layers)
+{
+  static const double colours[][3] = { { 1, 0, 0 },       { 0, 1, 0 },          { 0, 0, 1 },
+                                       { 0.5, 0.5, 0.5 }, { 0.75, 0.75, 0.75 }, { 1, 1, 1 } };
+  const gh_scope *w = &result->scopes[GH_SCOPE_WAVEFORM];
+  int n = 0;
+  if (chart == GH_CHART_VECTORSCOPE)
+    {
+      const gh_scope *v = &result->scopes[GH_SCOPE_VECTORSCOPE];
+      layers[n++] = (reference_layer){ v->values, 1, 256, 256, 256, 0, width, { 1, 1, 1 } };
+      return n;
+    }
+  for (int t = 0; t < w->tables; t++) /* RGBA with value and luminance: channels 0 .. 5 */
+    {
+      const int c = w->channel[t], p = chart == GH_CHART_PARADE ? c : 0;
+      if (chart == GH_CHART_PARADE ? c > 2 : channels && !((channels >> c) & 1u))
+        continue;
+      reference_layer l = { w->values + (size_t) t * w->columns * w->bins,
+                            (size_t) w->bins,
+                            1,
+                            w->columns,
+                            w->bins,
+                            chart == GH_CHART_PARADE ? p * width / 3 : 0,
+                            chart == GH_CHART_PARADE ? (p + 1) * width / 3 : width,
+                            { colours[c][0], colours[c][1], colours[c][2] } };
+      if (l.x1 > l.x0)
+        layers[n++] = l;
+    }
+  return n;
+}
+
+static void
+reference_chart (const gh_result *result, gh_chart chart, const gh_render_options *options,
+                 int width, int height, uint8_t *out)
+{
+  reference_layer layers[8];
+  const int n = reference_layers (result, chart, options->channels, width, layers);
+  double max = 0;
+  for (int k = 0; k < n; k++)
+    for (int y = 0; y < height; y++)
+      for (int x = layers[k].x0; x < layers[k].x1; x++)
+        {
+          const double sum = reference_sum (&layers[k], x, y, height);
+          max = sum > max ? sum : max;
+        }
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        double acc[3] = { 0, 0, 0 };
+        for (int k = 0; k < n; k++)
+          if (x >= layers[k].x0 && x < layers[k].x1)
+            {
+              const double sum = reference_sum (&layers[k], x, y, height);
+              double v = 0;
+              if (max > 0 && sum > 0)
+                v = options->gain
+                    * (options->density == GH_DENSITY_LOG ? log1p (sum) / log1p (max) : sum / max);
+              v = v < 1 ? v : 1;
+              for (int c = 0; c < 3; c++)
+                acc[c] += layers[k].colour[c] * v;
+            }
+        for (int c = 0; c < 3; c++)
+          out[((size_t) y * width + x) * 4 + c]
+              = (uint8_t) floor (255 * (acc[c] < 1 ? acc[c] : 1) + 0.5);
+        out[((size_t) y * width + x) * 4 + 3] = 255;
+      }
+}
+
+/* Every chart with its graticule (the vectorscope's coloured targets) in B, G, R, A: the same
+ * bytes as R, G, B, A with red and blue swapped. */
+static void
+test_bgra (void)
+{
+  gh_result result;
+  make_waveform (&result, 4, 1, 6, 30, 256);
+  add_vectorscope (&result);
+  for (int i = 0; i < 6 * 30 * 256; i++)
+    result.scopes[GH_SCOPE_WAVEFORM].values[i] = (double) (test_random () % 4);
+  for (int i = 0; i < 256 * 256; i++)
+    result.scopes[GH_SCOPE_VECTORSCOPE].values[i] = (double) (test_random () % 3);
+  for (int chart = 0; chart < GH_N_CHARTS; chart++)
+    {
+      gh_render_options options;
+      gh_render_options_init (&options);
+      uint8_t *rgba = draw (&result, (gh_chart) chart, &options, 301, 203);
+      options.bgra = 1;
+      uint8_t *bgra = draw (&result, (gh_chart) chart, &options, 301, 203);
+      int wrong = 0;
+      for (int y = 0; y < 203 && !wrong; y++)
+        for (int x = 0; x < 301 && !wrong; x++)
+          {
+            const uint8_t *p = pixel (rgba, 301, x, y), *q = pixel (bgra, 301, x, y);
+            wrong = p[0] != q[2] || p[1] != q[1] || p[2] != q[0] || p[3] != q[3];
+            CHECK (!wrong, "chart %d in B, G, R, A: pixel (%d, %d) is %d %d %d %d, not %d %d %d %d",
+                   chart, x, y, q[0], q[1], q[2], q[3], p[2], p[1], p[0], p[3]);
+          }
+      free (rgba);
+      free (bgra);
+    }
+  free_result (&result);
+}
+
+/* A random cell: often empty, else a small or large whole count or a weighted fraction. */
+static double
+random_cell (void)
+{
+  switch (test_random () % 8)
+    {
+    case 0: return (double) (test_random () % 40);
+    case 1: return (double) (4000 + test_random () % 200000);
+    case 2: return (double) (test_random () % 100000) / 7.0;
+    case 3: return (double) (test_random () % 3000);
+    case 4: return (double) (test_random () % 700) / 7.0;
+    default: return 0;
+    }
+}
+
+/* Random tables at random sizes (shrunk, stretched, each axis on its own), every chart, both
+ * curves, against the reference above. */
+static void
+test_against_reference (void)
+{
+  static const int bin_choices[] = { 4, 16, 37, 64, 256, 1024 };
+  for (int round = 0; round < 120; round++)
+    {
+      gh_result result;
+      const int columns = 1 + (int) (test_random () % 50);
+      const int bins = bin_choices[test_random () % 6];
+      make_waveform (&result, 4, 1, 6, columns, bins);
+      gh_scope *w = &result.scopes[GH_SCOPE_WAVEFORM];
+      for (size_t i = 0; i < (size_t) 6 * columns * bins; i++)
+        w->values[i] = random_cell ();
+      add_vectorscope (&result);
+      for (int i = 0; i < 256 * 256; i++)
+        result.scopes[GH_SCOPE_VECTORSCOPE].values[i] = random_cell ();
+      const gh_chart chart = (gh_chart) (round % GH_N_CHARTS);
+      const int width = 1 + (int) (test_random () % (round < 60 ? 40 : 300));
+      const int height = 1 + (int) (test_random () % (round < 60 ? 40 : 300));
+      gh_render_options options = linear_density_alone ();
+      options.density = test_random () % 2 ? GH_DENSITY_LOG : GH_DENSITY_LINEAR;
+      options.gain = (double) (1 + test_random () % 40) / 10;
+      options.channels = test_random () % 2 ? 0 : (unsigned) (1 + test_random () % 63);
+      options.bgra = (int) (test_random () % 2);
+      uint8_t *pixels = draw (&result, chart, &options, width, height);
+      uint8_t *expected = malloc ((size_t) width * height * 4);
+      reference_chart (&result, chart, &options, width, height, expected);
+      for (size_t i = 0; options.bgra && i < (size_t) width * height * 4; i += 4)
+        {
+          const uint8_t red = expected[i];
+          expected[i] = expected[i + 2];
+          expected[i + 2] = red;
+        }
+      int wrong = 0;
+      for (int y = 0; y < height && !wrong; y++)
+        for (int x = 0; x < width && !wrong; x++)
+          {
+            const uint8_t *p = pixel (pixels, width, x, y),
+                          *e = expected + ((size_t) y * width + x) * 4;
+            wrong = memcmp (p, e, 4) != 0;
+            CHECK (!wrong,
+                   "round %d, chart %d, %d columns x %d bins at %d x %d: pixel (%d, %d) is "
+                   "%d %d %d %d, the reference %d %d %d %d",
+                   round, (int) chart, columns, bins, width, height, x, y, p[0], p[1], p[2], p[3],
+                   e[0], e[1], e[2], e[3]);
+          }
+      free (expected);
+      free (pixels);
+      free_result (&result);
+    }
+}
+
 int
 main (void)
 {
@@ -412,6 +620,13 @@ main (void)
   test_resampling ();
   test_vectorscope ();
   test_refusals ();
+  /* The drawing on one thread, then shared with a helper (render_split.c), whatever the
+   * machine's load. */
+  setenv ("GPUHIST_RENDER_THREADS", "1", 1);
+  test_against_reference ();
+  setenv ("GPUHIST_RENDER_THREADS", "2", 1);
+  test_against_reference ();
+  test_bgra ();
   if (test_failures)
     printf ("%d check(s) failed\n", test_failures);
   else

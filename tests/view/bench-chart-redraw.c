@@ -13,8 +13,9 @@
  * channel), the parade and the vectorscope as chart-scope.c draws them after a run (its cached
  * drawing forgotten): gh_render_chart at the chart's place into an image surface
  * (gpuhist_chart_surface), then black and that surface painted onto the area.  Prints a line a
- * chart: its median, min and max in ms over the rounds, and the worst chart's; and the median of
- * the thread's CPU time, which a machine shared with other work leaves nearly as it is.
+ * chart: its median, min and max in ms over the rounds, and the worst chart's; the median of
+ * the thread's CPU time, which a machine shared with other work leaves nearly as it is, and of
+ * the process' (the renderer's helper thread included).
  *
  * Needs a display for GTK (xvfb-run); 77 without one.  Built by meson, not a test. */
 #include <stdio.h>
@@ -111,18 +112,20 @@ draw_scope (const gh_result *result, gh_chart chart, cairo_t *cr, int width, int
 }
 
 static double
-thread_cpu_ms (void)
+cpu_ms (clockid_t clock)
 {
   struct timespec t;
 
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &t);
+  clock_gettime (clock, &t);
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* Round r of chart c into times[c][r], its CPU time into cpu[c][r]. */
+/* Round r of chart c into times[c][r], its CPU time into cpu[c][r] (the thread's) and
+ * process_cpu[c][r]. */
 static void
 time_charts (const gh_result *result, GtkWidget *view, int width, int height, int rounds,
-             double (*times)[MAX_ROUNDS], double (*cpu)[MAX_ROUNDS])
+             double (*times)[MAX_ROUNDS], double (*cpu)[MAX_ROUNDS],
+             double (*process_cpu)[MAX_ROUNDS])
 {
   cairo_surface_t *area = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
   cairo_t *cr = cairo_create (area);
@@ -131,7 +134,8 @@ time_charts (const gh_result *result, GtkWidget *view, int width, int height, in
     for (int c = 0; c < 4; c++)
       {
         gint64 start = g_get_monotonic_time ();
-        double cpu_start = thread_cpu_ms ();
+        double cpu_start = cpu_ms (CLOCK_THREAD_CPUTIME_ID);
+        double process_start = cpu_ms (CLOCK_PROCESS_CPUTIME_ID);
 
         if (c == 0)
           draw_histogram (view, cr);
@@ -139,7 +143,8 @@ time_charts (const gh_result *result, GtkWidget *view, int width, int height, in
           draw_scope (result, (gh_chart) (c - 1), cr, width, height);
         cairo_surface_flush (area);
         times[c][r] = (g_get_monotonic_time () - start) / 1000.0;
-        cpu[c][r] = thread_cpu_ms () - cpu_start;
+        cpu[c][r] = cpu_ms (CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+        process_cpu[c][r] = cpu_ms (CLOCK_PROCESS_CPUTIME_ID) - process_start;
       }
   cairo_destroy (cr);
   cairo_surface_destroy (area);
@@ -150,7 +155,7 @@ main (int argc, char **argv)
 {
   static const char *const names[] = { "red", "green", "blue", "alpha", "value", "luminance" };
   static const char *const charts[] = { "histogram", "waveform", "parade", "vectorscope" };
-  static double times[4][MAX_ROUNDS], cpu[4][MAX_ROUNDS];
+  static double times[4][MAX_ROUNDS], cpu[4][MAX_ROUNDS], process_cpu[4][MAX_ROUNDS];
   int width = argc > 2 ? atoi (argv[1]) : 1920, height = argc > 2 ? atoi (argv[2]) : 1200;
   int image_width = argc > 4 ? atoi (argv[3]) : 6000,
       image_height = argc > 4 ? atoi (argv[4]) : 4000;
@@ -177,7 +182,7 @@ main (int argc, char **argv)
   while (gtk_events_pending ())
     gtk_main_iteration ();
 
-  time_charts (&result, view, width, height, rounds, times, cpu);
+  time_charts (&result, view, width, height, rounds, times, cpu, process_cpu);
   printf ("chart area %d x %d; tables of a %d x %d RGBA image (waveform %d columns x %d levels x "
           "%d channels); %d rounds\n",
           width, height, image_width, image_height, result.scopes[GH_SCOPE_WAVEFORM].columns,
@@ -186,9 +191,11 @@ main (int argc, char **argv)
     {
       qsort (times[c], rounds, sizeof times[c][0], compare_doubles);
       qsort (cpu[c], rounds, sizeof cpu[c][0], compare_doubles);
-      printf ("%-12s median %7.2f ms  min %7.2f  max %7.2f  (CPU: median %7.2f, max %7.2f)\n",
+      qsort (process_cpu[c], rounds, sizeof process_cpu[c][0], compare_doubles);
+      printf ("%-12s median %7.2f ms  min %7.2f  max %7.2f  (CPU: median %7.2f, max %7.2f; "
+              "process: median %7.2f)\n",
               charts[c], times[c][rounds / 2], times[c][0], times[c][rounds - 1],
-              cpu[c][rounds / 2], cpu[c][rounds - 1]);
+              cpu[c][rounds / 2], cpu[c][rounds - 1], process_cpu[c][rounds / 2]);
       worst_median = MAX (worst_median, times[c][rounds / 2]);
       worst_max = MAX (worst_max, times[c][rounds - 1]);
     }
