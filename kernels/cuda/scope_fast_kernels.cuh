@@ -409,21 +409,16 @@ flush_lanes (const scope_job &j, const unsigned int *counters, const int *lane_c
     }
 }
 
-/* k256 is 256, from a kernel argument so that the luminance estimate's product stays an IMAD
- * (gimp_bins.cuh). */
+/* A lane-table block's start (waveform_lanes_kernel, waveform_weighted_lanes_kernel): each
+ * channel's slot offset with the lane's (at[c], ~0u without a table), the slots' tables, the
+ * counters zeroed, each lane's output column and GIMP 2.10's products.  Returns the slots. */
 template <int C, int PX, bool GIMP2>
-static __global__ void
-__launch_bounds__ (kLaneThreads) waveform_lanes_kernel (scope_job j, unsigned int k256)
+__device__ __forceinline__ int
+start_lane_tables (const scope_job &j, unsigned int (&at)[C + 2], int *slot_table,
+                   uint4 *lane_counters, int *lane_column, int lanes, double *terms)
 {
-  constexpr int ROWS = kLaneRows;
-  extern __shared__ uint4 lane_counters[];
-  __shared__ double terms[GIMP2 ? 3 * 256 : 1];
-  __shared__ int lane_column[32], column_lane[33], slot_table[GH_MAX_CHANNELS + 2];
-  const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  const int x0 = blockIdx.x * 32 * PX, x = x0 + static_cast<int> (lane) * PX;
-  const int lanes = min (32, (j.width - x0 + PX - 1) / PX);
-  /* Each channel's slot, the same in every thread. */
-  unsigned int at[C + 2];
+  const unsigned int lane = threadIdx.x & 31u;
+  const int x0 = blockIdx.x * 32 * PX;
   int slots = 0;
 #pragma unroll
   for (int c = 0; c < C + 2; c++)
@@ -445,8 +440,13 @@ __launch_bounds__ (kLaneThreads) waveform_lanes_kernel (scope_job j, unsigned in
   if (GIMP2)
     for (unsigned int i = threadIdx.x; i < 3 * 256; i += blockDim.x)
       terms[i] = luminance_term_u8 (static_cast<int> (i >> 8), i & 255u);
-  __syncthreads ();
-  /* Where each column's lanes start (read after the barrier that ends the counting). */
+  return slots;
+}
+
+/* Where each column's lanes start (column_lane), after the barrier that follows the start. */
+__device__ __forceinline__ void
+mark_column_lanes (const int *lane_column, int *column_lane, int lanes)
+{
   if (threadIdx.x < static_cast<unsigned int> (lanes))
     {
       const int t = static_cast<int> (threadIdx.x), k = lane_column[t] - lane_column[0];
@@ -455,6 +455,26 @@ __launch_bounds__ (kLaneThreads) waveform_lanes_kernel (scope_job j, unsigned in
       if (t == lanes - 1)
         column_lane[k + 1] = lanes;
     }
+}
+
+/* k256 is 256, from a kernel argument so that the luminance estimate's product stays an IMAD
+ * (gimp_bins.cuh). */
+template <int C, int PX, bool GIMP2>
+static __global__ void
+__launch_bounds__ (kLaneThreads) waveform_lanes_kernel (scope_job j, unsigned int k256)
+{
+  constexpr int ROWS = kLaneRows;
+  extern __shared__ uint4 lane_counters[];
+  __shared__ double terms[GIMP2 ? 3 * 256 : 1];
+  __shared__ int lane_column[32], column_lane[33], slot_table[GH_MAX_CHANNELS + 2];
+  const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+  const int x0 = blockIdx.x * 32 * PX, x = x0 + static_cast<int> (lane) * PX;
+  const int lanes = min (32, (j.width - x0 + PX - 1) / PX);
+  unsigned int at[C + 2];
+  const int slots = start_lane_tables<C, PX, GIMP2> (j, at, slot_table, lane_counters, lane_column,
+                                                     lanes, terms);
+  __syncthreads ();
+  mark_column_lanes (lane_column, column_lane, lanes);
   const unsigned int rows = static_cast<unsigned int> (j.pix.pixels / j.width);
   const unsigned int r0 = rows * blockIdx.y / gridDim.y, r1 = rows * (blockIdx.y + 1) / gridDim.y;
   char *bytes = reinterpret_cast<char *> (lane_counters);
@@ -607,18 +627,21 @@ count_vectorscope_fours (unsigned int *words, unsigned long long *out,
         settle16 (words, cell[i][k], n[i][k], old[i][k], spill);
 }
 
-/* The end of a block: its table into the strip table (few nonzero words) or into its partial
- * table, marked used.  Each thread holds eight 16-byte pieces of the table. */
-__device__ __forceinline__ void
-flush_vectorscope (const scope_job &j, const uint4 *table, unsigned int *nonzero)
+/* The start of a vectorscope block's end: each of the block's THREADS threads loads its N
+ * 16-byte pieces of the table (piece threadIdx.x + k * THREADS), and the block counts its nonzero
+ * counters into *nonzero (zero before).  A table with at most `sparse` of them is added into the
+ * strip table, a denser one goes to the block's partial table (j.partial_used says which);
+ * returns whether it is sparse. */
+template <unsigned int N, unsigned int THREADS>
+__device__ __forceinline__ bool
+load_table_pieces (const scope_job &j, const uint4 *table, uint4 (&q)[N], unsigned int *nonzero,
+                   unsigned int sparse)
 {
-  constexpr unsigned int kPieces = kVectorscopeWords / 4;
-  uint4 q[kPieces / 1024];
   unsigned int mine = 0;
 #pragma unroll
-  for (unsigned int k = 0; k < kPieces / 1024; k++)
+  for (unsigned int k = 0; k < N; k++)
     {
-      q[k] = table[threadIdx.x + k * 1024];
+      q[k] = table[threadIdx.x + k * THREADS];
       mine += (q[k].x != 0) + (q[k].y != 0) + (q[k].z != 0) + (q[k].w != 0);
     }
 #pragma unroll
@@ -627,9 +650,21 @@ flush_vectorscope (const scope_job &j, const uint4 *table, unsigned int *nonzero
   if ((threadIdx.x & 31u) == 0)
     atomicAdd (nonzero, mine);
   __syncthreads ();
-  const bool sparse = *nonzero <= kVectorscopeSparseWords;
+  const bool is_sparse = *nonzero <= sparse;
   if (threadIdx.x == 0)
-    j.partial_used[blockIdx.x] = !sparse;
+    j.partial_used[blockIdx.x] = !is_sparse;
+  return is_sparse;
+}
+
+/* The end of a block: its table into the strip table (few nonzero words) or into its partial
+ * table, marked used.  Each thread holds eight 16-byte pieces of the table. */
+__device__ __forceinline__ void
+flush_vectorscope (const scope_job &j, const uint4 *table, unsigned int *nonzero)
+{
+  constexpr unsigned int kPieces = kVectorscopeWords / 4;
+  uint4 q[kPieces / 1024];
+  const bool sparse
+      = load_table_pieces<kPieces / 1024, 1024> (j, table, q, nonzero, kVectorscopeSparseWords);
   uint4 *partial
       = reinterpret_cast<uint4 *> (j.partials) + blockIdx.x * static_cast<size_t> (kPieces);
 #pragma unroll

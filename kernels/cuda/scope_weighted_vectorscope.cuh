@@ -141,22 +141,8 @@ flush_half (const scope_job &j, const uint4 *half, unsigned int rank, unsigned i
 {
   constexpr unsigned int kPieces = kHalfCells / 4, kMine = kPieces / kWeightedVectorscopeThreads;
   uint4 q[kMine];
-  unsigned int mine = 0;
-#pragma unroll
-  for (unsigned int k = 0; k < kMine; k++)
-    {
-      q[k] = half[threadIdx.x + k * kWeightedVectorscopeThreads];
-      mine += (q[k].x != 0) + (q[k].y != 0) + (q[k].z != 0) + (q[k].w != 0);
-    }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2)
-    mine += __shfl_xor_sync (~0u, mine, d);
-  if ((threadIdx.x & 31u) == 0)
-    atomicAdd (nonzero, mine);
-  __syncthreads ();
-  const bool sparse = *nonzero <= kHalfSparseCells;
-  if (threadIdx.x == 0)
-    j.partial_used[blockIdx.x] = !sparse;
+  const bool sparse = load_table_pieces<kMine, kWeightedVectorscopeThreads> (j, half, q, nonzero,
+                                                                             kHalfSparseCells);
   uint4 *partial
       = reinterpret_cast<uint4 *> (j.partials) + blockIdx.x * static_cast<size_t> (kPieces);
   unsigned long long *out = j.out + rank * kHalfCells;

@@ -165,54 +165,6 @@ count_and_fix_weighted (char *counters, const unsigned int (&at)[C + 2],
     fix_weighted_rows<C, PX, CB, AW, ROWS> (counters, at[C + 1], r, v, k256, terms);
 }
 
-/* The block's start, as waveform_lanes_kernel's: each channel's slot offset with the lane's
- * (at[c], ~0u without a table), the slots' tables, the counters zeroed, each lane's output
- * column and GIMP 2.10's products.  Returns the slots. */
-template <int C, int PX, bool GIMP2>
-__device__ __forceinline__ int
-start_weighted_lanes (const scope_job &j, unsigned int (&at)[C + 2], int *slot_table,
-                      uint4 *lane_counters, int *lane_column, int lanes, double *terms)
-{
-  const unsigned int lane = threadIdx.x & 31u;
-  const int x0 = blockIdx.x * 32 * PX;
-  int slots = 0;
-#pragma unroll
-  for (int c = 0; c < C + 2; c++)
-    {
-      const int t = j.table_of_channel[c];
-      at[c] = ~0u;
-      if (t >= 0 && (c < C || j.pix.derived))
-        {
-          at[c] = lane_slot_offset (slots) | lane << 2;
-          if (threadIdx.x == 0)
-            slot_table[slots] = t;
-          slots++;
-        }
-    }
-  for (unsigned int i = threadIdx.x; i < lane_table_bytes (slots) / 16; i += blockDim.x)
-    lane_counters[i] = make_uint4 (0, 0, 0, 0);
-  if (threadIdx.x < static_cast<unsigned int> (lanes))
-    lane_column[threadIdx.x] = j.column_of_x[x0 + threadIdx.x * PX];
-  if (GIMP2)
-    for (unsigned int i = threadIdx.x; i < 3 * 256; i += blockDim.x)
-      terms[i] = luminance_term_u8 (static_cast<int> (i >> 8), i & 255u);
-  return slots;
-}
-
-/* Where each column's lanes start (column_lane), after the barrier that follows the start. */
-__device__ __forceinline__ void
-mark_column_lanes (const int *lane_column, int *column_lane, int lanes)
-{
-  if (threadIdx.x < static_cast<unsigned int> (lanes))
-    {
-      const int t = static_cast<int> (threadIdx.x), k = lane_column[t] - lane_column[0];
-      if (t == 0 || lane_column[t] != lane_column[t - 1])
-        column_lane[k] = t;
-      if (t == lanes - 1)
-        column_lane[k + 1] = lanes;
-    }
-}
-
 /* A block owns a stripe of 32 x PX image columns and a band of rows (blockIdx.y of gridDim.y,
  * bands short enough for the counters, cuda_weighted_waveform.cu), its warps sharing the rows
  * kLaneRows at a time while the next kLaneRows load, pixels and coverage. */
@@ -228,8 +180,8 @@ __launch_bounds__ (kLaneThreads) waveform_weighted_lanes_kernel (scope_job j, un
   const int x0 = blockIdx.x * 32 * PX, x = x0 + static_cast<int> (lane) * PX;
   const int lanes = min (32, (j.width - x0 + PX - 1) / PX);
   unsigned int at[C + 2];
-  const int slots = start_weighted_lanes<C, PX, GIMP2> (j, at, slot_table, lane_counters,
-                                                        lane_column, lanes, terms);
+  const int slots = start_lane_tables<C, PX, GIMP2> (j, at, slot_table, lane_counters, lane_column,
+                                                     lanes, terms);
   __syncthreads ();
   mark_column_lanes (lane_column, column_lane, lanes);
   const size_t rows = j.pix.pixels / static_cast<size_t> (j.width);
