@@ -17,8 +17,17 @@
 
 G_BEGIN_DECLS
 
-/* GIMP 2.10's thumbnails' longest side, in pixels (watch3.c sizes GIMP 3.0's by the layer). */
-#define GPUHIST_WATCH2_THUMBNAIL 32
+/* The side of the thumbnails asked for, by the layer's (or image's) size.  GIMP renders a
+ * thumbnail from the layer at the thumbnail's scale each time it is asked, and the smaller the
+ * thumbnail of a large layer, the longer that takes in both GIMPs: a 32-pixel one of a 100 MP
+ * 16-bit layer held the dialog up longer than a count's whole fetch slice.  A twentieth of the
+ * layer's longest side was the quickest size of those tried on every layer measured
+ * (docs/BENCHMARKS.md, "The dialog keeping up with the image"), and sees smaller changes. */
+static inline gint
+gpuhist_watch_thumbnail_side (gint width, gint height)
+{
+  return CLAMP (MAX (width, height) / 20, 64, 512);
+}
 
 gpointer gpuhist_watch_image_of (gpointer drawable);
 gboolean gpuhist_watch_image_open (gpointer image);

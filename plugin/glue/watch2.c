@@ -17,13 +17,15 @@ append_thumbnail (GByteArray *signature, guint8 *data, gint width, gint height, 
 static void
 append_drawable (GByteArray *signature, gint32 drawable)
 {
-  gint width = GPUHIST_WATCH2_THUMBNAIL, height = GPUHIST_WATCH2_THUMBNAIL, bpp = 0;
+  const gint layer_width = gimp_drawable_width (drawable);
+  const gint layer_height = gimp_drawable_height (drawable);
+  gint width = gpuhist_watch_thumbnail_side (layer_width, layer_height), height = width, bpp = 0;
   gint x = 0, y = 0;
   guint8 *data;
 
   gimp_drawable_offsets (drawable, &x, &y);
-  gpuhist_watch_append_int (signature, gimp_drawable_width (drawable));
-  gpuhist_watch_append_int (signature, gimp_drawable_height (drawable));
+  gpuhist_watch_append_int (signature, layer_width);
+  gpuhist_watch_append_int (signature, layer_height);
   gpuhist_watch_append_int (signature, x);
   gpuhist_watch_append_int (signature, y);
   gpuhist_watch_append_int (signature, gimp_drawable_type (drawable));
@@ -75,7 +77,9 @@ gpuhist_watch_signature (gpointer image_handle, gboolean visible)
     }
   if (visible)
     {
-      gint width = GPUHIST_WATCH2_THUMBNAIL, height = GPUHIST_WATCH2_THUMBNAIL, bpp = 0;
+      gint width
+          = gpuhist_watch_thumbnail_side (gimp_image_width (image), gimp_image_height (image));
+      gint height = width, bpp = 0;
       guint8 *data = gimp_image_get_thumbnail_data (image, &width, &height, &bpp);
 
       append_thumbnail (signature, data, width, height, bpp);

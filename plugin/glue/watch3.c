@@ -3,17 +3,6 @@
 
 #include "watch.h"
 
-/* GIMP 3.0 renders a thumbnail from the layer at the thumbnail's scale each time it is asked, and
- * the smaller the thumbnail of a large layer, the longer that takes: a 32-pixel one of a 100 MP
- * 16-bit layer held the dialog up longer than a count's whole fetch slice.  A twentieth of the
- * layer's longest side was the quickest size of those tried on every layer measured
- * (docs/BENCHMARKS.md, "The dialog keeping up with the image"), and sees smaller changes. */
-static gint
-thumbnail_side (gint width, gint height)
-{
-  return CLAMP (MAX (width, height) / 20, 64, 512);
-}
-
 static void
 append_thumbnail (GByteArray *signature, GBytes *data, gint width, gint height, gint bpp)
 {
@@ -35,7 +24,7 @@ append_drawable (GByteArray *signature, GimpDrawable *drawable)
 {
   const gint layer_width = gimp_drawable_get_width (drawable);
   const gint layer_height = gimp_drawable_get_height (drawable);
-  const gint side = thumbnail_side (layer_width, layer_height);
+  const gint side = gpuhist_watch_thumbnail_side (layer_width, layer_height);
   gint width = 0, height = 0, bpp = 0;
   gint x = 0, y = 0;
   GBytes *data;
@@ -96,7 +85,8 @@ gpuhist_watch_signature (gpointer image, gboolean visible)
     }
   if (visible)
     {
-      gint width = thumbnail_side (gimp_image_get_width (image), gimp_image_get_height (image));
+      gint width = gpuhist_watch_thumbnail_side (gimp_image_get_width (image),
+                                                 gimp_image_get_height (image));
       gint height = width, bpp = 0;
       GBytes *data = gimp_image_get_thumbnail_data (image, &width, &height, &bpp);
 
