@@ -337,12 +337,13 @@ count_lane_rows (char *counters, const unsigned int (&at)[C + 2], const lane_row
 }
 
 /* GIMP 2.10's rule near an edge (a pixel in 4000 on noise): the pixels that count_lane_rows
- * counted at an estimate near an edge move to GIMP's level where it differs.  The counter one
- * leaves got it just before, so it cannot wrap. */
-template <int C, int PX, int ROWS>
+ * counted at an estimate near an edge move to GIMP's level where it differs, with the weight
+ * that weight_of_pixel (row, pixel, word) gives them (1 unweighted).  The counter one leaves got
+ * it just before, so it cannot wrap. */
+template <int C, int PX, int ROWS, typename Weight>
 __device__ __forceinline__ void
 fix_lane_rows (char *counters, unsigned int at, const lane_row<C, PX> (&r)[ROWS], unsigned int k256,
-               const double *terms)
+               const double *terms, Weight weight_of_pixel)
 {
 #pragma unroll
   for (int i = 0; i < ROWS; i++)
@@ -356,8 +357,9 @@ fix_lane_rows (char *counters, unsigned int at, const lane_row<C, PX> (&r)[ROWS]
         const unsigned int exact = luminance_from_terms (w, terms);
         if (exact == y >> 16)
           continue;
-        atomicSub (reinterpret_cast<unsigned int *> (counters + level_at<2> (y, at)), 1u);
-        atomicAdd (reinterpret_cast<unsigned int *> (counters + (at | exact << 8)), 1u);
+        const unsigned int n = weight_of_pixel (i, k, w);
+        atomicSub (reinterpret_cast<unsigned int *> (counters + level_at<2> (y, at)), n);
+        atomicAdd (reinterpret_cast<unsigned int *> (counters + (at | exact << 8)), n);
       }
 }
 
@@ -370,7 +372,8 @@ count_and_fix (char *counters, const unsigned int (&at)[C + 2], const lane_row<C
 {
   const unsigned int nearest = count_lane_rows<C, PX, GIMP2, ROWS> (counters, at, r, rule, k256);
   if (GIMP2 && __any_sync (counting, nearest == 0))
-    fix_lane_rows<C, PX, ROWS> (counters, at[C + 1], r, k256, terms);
+    fix_lane_rows<C, PX, ROWS> (counters, at[C + 1], r, k256, terms,
+                                [] (int, int, unsigned int) { return 1u; });
 }
 
 /* Adds the lanes' counters into their output columns of the strip table.  A column's lanes are

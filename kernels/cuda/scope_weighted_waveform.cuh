@@ -127,31 +127,6 @@ count_weighted_rows (char *counters, const unsigned int (&at)[C + 2],
   return nearest;
 }
 
-/* GIMP 2.10's rule near an edge: a pixel counted at an estimate near an edge moves its weight to
- * GIMP's level where that differs (fix_lane_rows with weights). */
-template <int C, int PX, int CB, bool AW, int ROWS>
-__device__ __forceinline__ void
-fix_weighted_rows (char *counters, unsigned int at, const lane_row<C, PX> (&r)[ROWS],
-                   const lane_cover<CB, PX> (&v)[ROWS], unsigned int k256, const double *terms)
-{
-#pragma unroll
-  for (int i = 0; i < ROWS; i++)
-#pragma unroll
-    for (int k = 0; k < PX; k++)
-      {
-        const unsigned int w = pixel_word<C, PX> (r[i], k);
-        const unsigned int y = luminance_estimate (w, k256);
-        if (y & kLumNearEdge)
-          continue;
-        const unsigned int exact = luminance_from_terms (w, terms);
-        if (exact == y >> 16)
-          continue;
-        const unsigned int weight = weight_of<CB, PX, AW> (w, v[i], k);
-        atomicSub (reinterpret_cast<unsigned int *> (counters + level_at<2> (y, at)), weight);
-        atomicAdd (reinterpret_cast<unsigned int *> (counters + (at | exact << 8)), weight);
-      }
-}
-
 template <int C, int PX, bool GIMP2, int CB, bool AW, int ROWS>
 __device__ __forceinline__ void
 count_and_fix_weighted (char *counters, const unsigned int (&at)[C + 2],
@@ -162,7 +137,9 @@ count_and_fix_weighted (char *counters, const unsigned int (&at)[C + 2],
   const unsigned int nearest
       = count_weighted_rows<C, PX, GIMP2, CB, AW, ROWS> (counters, at, r, v, rule, k256);
   if (GIMP2 && __any_sync (counting, nearest == 0))
-    fix_weighted_rows<C, PX, CB, AW, ROWS> (counters, at[C + 1], r, v, k256, terms);
+    fix_lane_rows<C, PX, ROWS> (
+        counters, at[C + 1], r, k256, terms,
+        [&] (int i, int k, unsigned int w) { return weight_of<CB, PX, AW> (w, v[i], k); });
 }
 
 /* A block owns a stripe of 32 x PX image columns and a band of rows (blockIdx.y of gridDim.y,
