@@ -3,6 +3,7 @@
 #include "cuda_scopes.h"
 #include "cuda_weighted_waveform.h"
 #include "scope_fast_kernels.cuh"
+#include "scope_lane_waveform.cuh"
 #include "scope_kernels.cuh"
 #include "scope_weighted_vectorscope.cuh"
 

@@ -1,7 +1,7 @@
 /* gpu-histogram: the CUDA backend's scopes (gpuhist.h, gh_scope): planning, device tables,
  * launching each method on a strip, and reading the totals back.  The kernels are in
- * scope_kernels.cuh, scope_fast_kernels.cuh and scope_weighted_waveform.cuh.  C++, internal to the
- * CUDA backend and the benchmark.
+ * scope_kernels.cuh, scope_fast_kernels.cuh, scope_lane_waveform.cuh, scope_weighted_waveform.cuh
+ * and scope_weighted_vectorscope.cuh.  C++, internal to the CUDA backend and the benchmark.
  *
  *   global atomics  one 64-bit atomicAdd a table a pixel adds to, into the strip's table
  *   privatized      waveform: a block owns a stripe of output columns, so its private copy is

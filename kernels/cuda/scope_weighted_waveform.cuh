@@ -1,5 +1,5 @@
 /* gpu-histogram: FASTEST for the waveform of weighted 8-bit RGB and RGBA runs (a coverage plane
- * of 8 or 16 bits, alpha weighting, or both): scope_fast_kernels.cuh's lane tables, each add of
+ * of 8 or 16 bits, alpha weighting, or both): scope_lane_waveform.cuh's lane tables, each add of
  * a pixel's weight instead of one.  cuda_weighted_waveform.cu plans and launches it.
  *
  * A pixel adds to each table exactly what visit_pixel adds: its weight w (coverage m times
@@ -12,7 +12,7 @@
 #ifndef GPUHIST_SCOPE_WEIGHTED_WAVEFORM_CUH
 #define GPUHIST_SCOPE_WEIGHTED_WAVEFORM_CUH
 
-#include "scope_fast_kernels.cuh"
+#include "scope_lane_waveform.cuh"
 
 namespace gh
 {
@@ -73,74 +73,19 @@ weight_of (unsigned int word, const lane_cover<CB, PX> &v, int k)
     return coverage_of<CB, PX> (v, k) * (word >> 24);
 }
 
-/* Counts ROWS rows of a lane, a channel at a time, as count_lane_rows with each pixel's weight.
- * Returns the smallest of GIMP 2.10's luminance estimates' edge bits (0: a pixel near an edge). */
-template <int C, int PX, bool GIMP2, int CB, bool AW, int ROWS>
-__device__ __forceinline__ unsigned int
-count_weighted_rows (char *counters, const unsigned int (&at)[C + 2],
-                     const lane_row<C, PX> (&r)[ROWS], const lane_cover<CB, PX> (&v)[ROWS],
-                     gh_luminance rule, unsigned int k256)
+/* What pixel k of row i adds to output channel c (count_lane_rows): its weight, but to alpha
+ * (the last input channel, alpha-weighted) its coverage times 255. */
+template <int C, int PX, int CB, bool AW, int ROWS> struct lane_weight
 {
-  auto add = [&] (unsigned int address, unsigned int w) {
-    atomicAdd (reinterpret_cast<unsigned int *> (counters + address), w);
-  };
-#pragma unroll
-  for (int c = 0; c < C; c++)
-    if (at[c] != ~0u)
-#pragma unroll
-      for (int i = 0; i < ROWS; i++)
-#pragma unroll
-        for (int k = 0; k < PX; k++)
-          add (sample_at<C, PX> (r[i], k, c, at[c]),
-               AW && c == C - 1 ? coverage_of<CB, PX> (v[i], k) * 255u
-                                : weight_of<CB, PX, AW> (pixel_word<C, PX> (r[i], k), v[i], k));
-  if (at[C] != ~0u)
-#pragma unroll
-    for (int i = 0; i < ROWS; i++)
-#pragma unroll
-      for (int k = 0; k < PX; k++)
-        {
-          const unsigned int w = pixel_word<C, PX> (r[i], k);
-          add (level_at<0> (__vimax3_u32 (w & 255u, __byte_perm (w, 0, 0x4441u),
-                                          __byte_perm (w, 0, 0x4442u)),
-                            at[C]),
-               weight_of<CB, PX, AW> (w, v[i], k));
-        }
-  unsigned int nearest = ~0u;
-  if (at[C + 1] != ~0u)
-#pragma unroll
-    for (int i = 0; i < ROWS; i++)
-#pragma unroll
-      for (int k = 0; k < PX; k++)
-        {
-          const unsigned int w = pixel_word<C, PX> (r[i], k);
-          const unsigned int weight = weight_of<CB, PX, AW> (w, v[i], k);
-          if (GIMP2)
-            {
-              const unsigned int y = luminance_estimate (w, k256);
-              nearest = min (nearest, y & kLumNearEdge);
-              add (level_at<2> (y, at[C + 1]), weight);
-            }
-          else
-            add (level_at<2> (exact_luminance_in_byte2 (w, rule), at[C + 1]), weight);
-        }
-  return nearest;
-}
+  const lane_cover<CB, PX> (&v)[ROWS];
 
-template <int C, int PX, bool GIMP2, int CB, bool AW, int ROWS>
-__device__ __forceinline__ void
-count_and_fix_weighted (char *counters, const unsigned int (&at)[C + 2],
-                        const lane_row<C, PX> (&r)[ROWS], const lane_cover<CB, PX> (&v)[ROWS],
-                        gh_luminance rule, unsigned int k256, const double *terms,
-                        unsigned int counting)
-{
-  const unsigned int nearest
-      = count_weighted_rows<C, PX, GIMP2, CB, AW, ROWS> (counters, at, r, v, rule, k256);
-  if (GIMP2 && __any_sync (counting, nearest == 0))
-    fix_lane_rows<C, PX, ROWS> (
-        counters, at[C + 1], r, k256, terms,
-        [&] (int i, int k, unsigned int w) { return weight_of<CB, PX, AW> (w, v[i], k); });
-}
+  __device__ unsigned int
+  operator() (int i, int k, int c, unsigned int word) const
+  {
+    return AW && c == C - 1 ? coverage_of<CB, PX> (v[i], k) * 255u
+                            : weight_of<CB, PX, AW> (word, v[i], k);
+  }
+};
 
 /* A block owns a stripe of 32 x PX image columns and a band of rows (blockIdx.y of gridDim.y,
  * bands short enough for the counters, cuda_weighted_waveform.cu), its warps sharing the rows
@@ -193,8 +138,8 @@ __launch_bounds__ (kLaneThreads) waveform_weighted_lanes_kernel (scope_job j, un
 #pragma unroll
           for (int i = 0; i < ROWS; i++)
             load (after + i * step, next[i], next_cover[i]);
-          count_and_fix_weighted<C, PX, GIMP2, CB, AW, ROWS> (bytes, at, r, v, rule, k256, terms,
-                                                              counting);
+          count_and_fix<C, PX, GIMP2, ROWS> (bytes, at, r, rule, k256, terms, counting,
+                                             lane_weight<C, PX, CB, AW, ROWS>{ v });
 #pragma unroll
           for (int i = 0; i < ROWS; i++)
             {
@@ -207,8 +152,8 @@ __launch_bounds__ (kLaneThreads) waveform_weighted_lanes_kernel (scope_job j, un
           lane_row<C, PX> one[1];
           lane_cover<CB, PX> cover[1];
           load (pixel, one[0], cover[0]);
-          count_and_fix_weighted<C, PX, GIMP2, CB, AW, 1> (bytes, at, one, cover, rule, k256, terms,
-                                                           counting);
+          count_and_fix<C, PX, GIMP2, 1> (bytes, at, one, rule, k256, terms, counting,
+                                          lane_weight<C, PX, CB, AW, 1>{ cover });
         }
     }
   __syncthreads ();
