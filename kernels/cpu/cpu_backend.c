@@ -81,6 +81,7 @@ typedef struct
   cpu_scopes *scopes;
   cpu_weighted_rules *scope_rules;
   int table;
+  int fold_scope[GH_N_SCOPES]; /* the scopes fold_job folds now */
 } cpu_run;
 
 #define TABLE_HISTOGRAM (-1)
@@ -272,10 +273,19 @@ job_count (void *arg, int thread, int threads)
   if (counts_together (run))
     {
       const size_t pixels = run->bytes / (size_t) run->plan.channels;
-      /* the first of the thread's copies, which fold_histogram_job reads */
-      cpu_scopes_count_together (
-          run->scopes, run->data, pixels,
-          run->thread_tables + (size_t) thread * run->copies * run->table_words, thread, threads);
+      const uint8_t *coverage
+          = run->plan.coverage_bytes ? run->data + run->plan.coverage_offset : NULL;
+      /* what fold_histogram_job reads: the thread's 64-bit table of a weighted or derived run,
+       * else the first of its 32-bit copies */
+      if (run->weighted)
+        cpu_scopes_count_together (run->scopes, run->data, coverage, pixels, NULL,
+                                   run->wide_tables + (size_t) thread * run->weighted->table_words,
+                                   thread, threads);
+      else
+        cpu_scopes_count_together (run->scopes, run->data, coverage, pixels,
+                                   run->thread_tables
+                                       + (size_t) thread * run->copies * run->table_words,
+                                   NULL, thread, threads);
       return;
     }
   if (run->table == TABLE_HISTOGRAM || run->table == TABLE_EVERY)
@@ -381,14 +391,35 @@ fold_weighted_job (cpu_run *run)
 
 static void fold_histogram_job (cpu_run *run);
 
+/* The pool's share of folding the scopes that fold_job marked. */
 static void
-fold_job (cpu_run *run)
+job_fold_scopes (void *arg, int thread, int threads)
+{
+  cpu_run *run = arg;
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    if (run->fold_scope[k])
+      cpu_scopes_fold (run->scopes, k, run->method, run->sink, thread, threads);
+}
+
+/* `last`: no strip of the run follows, so the scopes' tables must reach the sink now.  Their
+ * tables are millions of cells, so the pool folds them. */
+static void
+fold_job (cpu_run *run, int last)
 {
   if (run->table == TABLE_HISTOGRAM || run->table == TABLE_EVERY)
     fold_histogram_job (run);
+  int any = 0;
   for (int k = 0; k < GH_N_SCOPES; k++)
-    if (run->table == k || (run->table == TABLE_EVERY && run->plan.scope[k].tables > 0))
-      cpu_scopes_fold (run->scopes, k, run->method, run->sink);
+    {
+      run->fold_scope[k]
+          = (run->table == k || (run->table == TABLE_EVERY && run->plan.scope[k].tables > 0))
+            && cpu_scopes_fold_now (run->scopes, k, run->method, last);
+      any |= run->fold_scope[k];
+    }
+  if (!any)
+    return;
+  pool_dispatch (&run->backend->pool, job_fold_scopes, run);
+  pool_wait (&run->backend->pool);
 }
 
 static void
@@ -426,9 +457,10 @@ start_job (cpu_run *run, int table, gh_method method, const uint8_t *data, size_
   run->method = method;
   run->data = data;
   run->bytes = bytes;
+  const size_t pixels = bytes / ((size_t) run->plan.channels * run->plan.bytes_per_sample);
   for (int k = 0; k < GH_N_SCOPES; k++)
     if (table == k || (table == TABLE_EVERY && run->plan.scope[k].tables > 0))
-      cpu_scopes_prepare (run->scopes, k, method);
+      cpu_scopes_prepare (run->scopes, k, method, pixels);
   if (method == GH_METHOD_GLOBAL_ATOMICS && run->weighted)
     for (size_t w = 0; w < run->weighted->table_words; w++)
       atomic_store_explicit (&run->wide_shared[w], 0, memory_order_relaxed);
@@ -679,7 +711,7 @@ time_table (cpu_run *run, int table, double **rep_ms, const uint8_t *strip, size
           if (r >= 0)
             rep_ms[m][r] += gh_now_ms () - start;
         }
-      fold_job (run);
+      fold_job (run, 1);
     }
 }
 
@@ -697,7 +729,7 @@ cpu_strip (void *data, size_t bytes, gh_error *error)
       if (run->job_in_flight)
         {
           finish_job (run);
-          fold_job (run);
+          fold_job (run, 0);
         }
       start_job (run, TABLE_EVERY, GH_METHOD_FASTEST, strip, bytes);
       run->current ^= 1;
@@ -719,7 +751,7 @@ cpu_run_end (void *data, gh_error *error)
   if (run->job_in_flight)
     {
       finish_job (run);
-      fold_job (run);
+      fold_job (run, 1);
     }
   cpu_run_free (run);
   return GH_OK;

@@ -2,15 +2,17 @@
 #include "cpu_scopes.h"
 #include "chroma_cells.h"
 #include "chroma_sums.h"
+#include "gimp_rules.h"
 #include "scope_rules.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_OUT_CHANNELS (GH_MAX_CHANNELS + 2)
-/* The fastest waveform of an unweighted 8-bit run counts a few output columns at a time into
- * 32-bit tables that stay in a core's L1 data cache (32 KiB on the machines measured), then adds
- * them into the 64-bit table: a strip holds fewer than 2^31 pixels, so no counter overflows. */
+/* The fastest waveform of an 8-bit run counts a few output columns at a time into 32-bit tables
+ * that stay in a core's L1 data cache (32 KiB on the machines measured), then adds them into the
+ * 64-bit table before any counter could pass 2^32 (batch_rows). */
 #define BATCH_BYTES ((size_t) 24 << 10)
 /* a batch holds one column's tables at least */
 _Static_assert(GH_BINS * sizeof (uint32_t) * MAX_OUT_CHANNELS <= BATCH_BYTES, "batch too small");
@@ -45,6 +47,16 @@ struct cpu_scopes
   cpu_chroma_sums chroma; /* 8-bit vectorscope cells from three lookups */
   uint32_t *row_cells;    /* one pass with the vectorscope: threads rows of cells */
   int chroma_cells;       /* or 8 at a time: cpu_chroma_cells_available () */
+  uint64_t max_weight;    /* the most a pixel adds to a cell */
+  size_t batch_rows;      /* the batched waveform: rows counted into the 32-bit tables before
+                             they are added up, so that none passes 2^32; 0: no batches */
+  /* A run without repetitions keeps adding strip after strip into FASTEST's tables and folds
+   * them into the sink once, at its end or before they could overflow: folding a waveform after
+   * every strip cost more than counting it. */
+  int accumulate;
+  size_t strip_pixels;         /* the most pixels a strip holds */
+  size_t pending[GH_N_SCOPES]; /* pixels in FASTEST's tables since they were last folded */
+  int clear[GH_N_SCOPES];      /* the job's FASTEST tables start from zero */
 };
 
 static int
@@ -59,11 +71,25 @@ narrow_vectorscope (const gh_run_plan *plan)
   return !gh_plan_weighted (plan);
 }
 
-/* The fastest waveform of an unweighted 8-bit run counts in L1-sized batches (count_batch_u8). */
+/* The fastest waveform of an 8-bit run with at most 8-bit coverage counts in L1-sized batches
+ * (count_batch_u8). */
 static int
-batched_waveform (const gh_run_plan *plan)
+batched_waveform (const cpu_scopes *s)
 {
-  return plan->bytes_per_sample == 1 && !gh_plan_weighted (plan);
+  return s->batch_rows > 0;
+}
+
+/* How many rows a batch may count: an output column holds at most ceil (width / columns) pixels
+ * of a row, each adding at most max_weight to a 32-bit counter. */
+static size_t
+rows_a_batch (const gh_run_plan *plan, uint64_t max_weight)
+{
+  const gh_table_shape *shape = &plan->scope[GH_SCOPE_WAVEFORM];
+  if (plan->bytes_per_sample != 1 || plan->coverage_bytes > 1 || shape->columns <= 0)
+    return 0;
+  const uint64_t column_pixels
+      = ((uint64_t) plan->width + (uint64_t) shape->columns - 1) / (uint64_t) shape->columns;
+  return (size_t) (UINT32_MAX / max_weight / column_pixels);
 }
 
 static int
@@ -84,7 +110,7 @@ alloc_waveform_geometry (cpu_scopes *s)
       s->column_of_x[x] = gh_waveform_column (x, shape->columns, width);
       s->first_x[s->column_of_x[x]] = x;
     }
-  if (!batched_waveform (&s->plan))
+  if (!batched_waveform (s))
     return 0;
   if (s->plan.scope[GH_SCOPE_VECTORSCOPE].tables > 0
       && !(s->row_cells = malloc ((size_t) s->threads * width * sizeof *s->row_cells)))
@@ -111,7 +137,7 @@ alloc_tables (cpu_scopes *s, int kind)
     return -1;
   if (fastest && !vectorscope && !(s->stripes = calloc (cells, sizeof (uint64_t))))
     return -1;
-  if (fastest && !vectorscope && batched_waveform (&s->plan)
+  if (fastest && !vectorscope && batched_waveform (s)
       && !(s->batch = malloc (threads * BATCH_BYTES)))
     return -1;
   if (fastest && vectorscope && narrow_vectorscope (&s->plan)
@@ -141,6 +167,11 @@ cpu_scopes_new (const gh_run_plan *plan, const cpu_weighted_rules *rules, int th
   s->plan = *plan;
   s->rules = rules;
   s->threads = threads;
+  s->max_weight = (uint64_t) gh_full_scale (plan->coverage_bytes)
+                  * gh_full_scale (plan->alpha_weighted ? plan->bytes_per_sample : 0);
+  s->batch_rows = rows_a_batch (plan, s->max_weight);
+  s->accumulate = plan->repetitions == 0;
+  s->strip_pixels = plan->strip_capacity / ((size_t) plan->channels * plan->bytes_per_sample);
   int failed = 0;
   for (int k = 0; k < GH_N_SCOPES; k++)
     {
@@ -184,13 +215,28 @@ cpu_scopes_free (cpu_scopes *s)
 }
 
 void
-cpu_scopes_prepare (cpu_scopes *s, int kind, gh_method method)
+cpu_scopes_prepare (cpu_scopes *s, int kind, gh_method method, size_t pixels)
 {
   if (method == GH_METHOD_GLOBAL_ATOMICS)
     for (size_t i = 0; i < s->cells[kind]; i++)
       atomic_store_explicit (&s->shared[kind][i], 0, memory_order_relaxed);
-  else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
+  if (method != GH_METHOD_FASTEST)
+    return;
+  s->clear[kind] = !s->accumulate || s->pending[kind] == 0;
+  s->pending[kind] += pixels;
+  if (kind == GH_SCOPE_WAVEFORM && s->clear[kind])
     memset (s->stripes, 0, s->cells[kind] * sizeof *s->stripes);
+}
+
+/* Whether FASTEST's tables of a run without repetitions can take another strip unfolded: every
+ * cell stays within its counter (32 bits for the narrow vectorscope, else 64). */
+static int
+can_defer_fold (const cpu_scopes *s, int kind)
+{
+  const int narrow = kind == GH_SCOPE_VECTORSCOPE && narrow_vectorscope (&s->plan);
+  const uint64_t counter_max = narrow ? UINT32_MAX : UINT64_MAX;
+  return s->accumulate
+         && (uint64_t) s->pending[kind] + s->strip_pixels <= counter_max / s->max_weight;
 }
 
 /* Adds pixel p into the waveform: every table's cell in its column, with its weight. */
@@ -269,7 +315,7 @@ count_pixels (const cpu_scopes *s, int kind, const uint8_t *samples, const uint8
     }
 }
 
-/* Output channel c's bin of an unweighted 8-bit pixel: a sample, value or luminance. */
+/* Output channel c's bin of an 8-bit pixel: a sample, value or luminance. */
 static inline __attribute__ ((always_inline)) int
 bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
 {
@@ -284,10 +330,12 @@ bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
  * pass (cpu_scopes_count_together); NULLs: nothing. */
 typedef struct
 {
-  uint32_t *vectorscope; /* the vectorscope's 32-bit table: one, since the waveform's adds
-                            between two pixels keep equal cells from waiting on each other */
-  uint32_t *histogram;   /* channels * GH_BINS 32-bit counts */
-  uint32_t *cells;       /* with the vectorscope: a row's cells (row_cells) */
+  void *vectorscope;   /* the vectorscope's table: 32-bit (unweighted; one, since the
+                          waveform's adds between two pixels keep equal cells from waiting on
+                          each other) or 64-bit (weighted) */
+  uint32_t *histogram; /* plain runs: channels * GH_BINS 32-bit counts */
+  uint64_t *sums;      /* weighted or derived runs: out_channels * GH_BINS 64-bit sums */
+  uint32_t *cells;     /* with the vectorscope: a row's cells (row_cells) */
 } batch_extras;
 
 /* The vectorscope's cells of row pixels [x0, x1) into cells[0 ..), 8 at a time where
@@ -312,37 +360,58 @@ row_cells (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, int la
     }
 }
 
-/* Row `row`'s pixels [x0, x1) (output columns [c0, c1)) into the batch.  cell_of_x gives each
- * pixel its column's first cell, so that one loop runs over the batch's pixels, without a loop
- * a column whose short and varying count mispredicts its exit. */
+/* A batch's row and what the row loop is built for: `channels`, `every_sample` (the waveform's
+ * tables are the sample channels, no others), `vectorscope` and `weighted` are constants in each
+ * instance of count_row_u8, so that its branches on them fold away. */
+typedef struct
+{
+  const uint8_t *row;
+  const uint8_t *coverage; /* the row's coverage values, or NULL */
+  size_t x0, x1, base;
+} batch_row;
+
+/* Row pixels [x0, x1) into the batch.  cell_of_x gives each pixel its column's first cell, so
+ * that one loop runs over the batch's pixels, without a loop a column whose short and varying
+ * count mispredicts its exit.  A pixel adds its weight w = m * a (gh_run_plan) to its colour
+ * bins, value and luminance, and m * 255 to its alpha bin. */
 static inline __attribute__ ((always_inline)) void
-count_row_u8 (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, size_t base,
-              const int *offset, uint32_t *batch, const batch_extras *extras, const int channels,
-              const int every_sample, const int vectorscope)
+count_row_u8 (const cpu_scopes *s, const batch_row *r, const int *offset, uint32_t *batch,
+              const batch_extras *extras, const int channels, const int every_sample,
+              const int vectorscope, const int weighted)
 {
   const size_t *cell_of_x = s->cell_of_x;
-  for (size_t x = x0; x < x1; x++)
+  const int alpha_weighted = weighted && s->plan.alpha_weighted;
+  for (size_t x = r->x0; x < r->x1; x++)
     {
-      const uint8_t *p = row + x * channels;
-      uint32_t *cells = batch + (cell_of_x[x] - base);
-      /* unrolled: -O2 leaves a loop of three and reloads each offset */
+      const uint8_t *p = r->row + x * channels;
+      uint32_t *cells = batch + (cell_of_x[x] - r->base);
+      uint32_t w = 1, last_w = 1;
+      if (weighted)
+        {
+          const uint32_t m = r->coverage ? r->coverage[x] : 1u;
+          w = alpha_weighted ? m * p[channels - 1] : m;
+          last_w = alpha_weighted ? m * 255u : m;
+        }
+        /* unrolled: -O2 leaves a loop of three and reloads each offset */
 #pragma GCC unroll 4
       for (int c = 0; c < channels; c++)
         if (every_sample || offset[c] >= 0)
-          cells[offset[c] + p[c]]++;
+          cells[offset[c] + p[c]] += c == channels - 1 ? last_w : w;
       if (!every_sample)
         for (int c = channels; c < channels + 2; c++)
           if (offset[c] >= 0)
-            cells[offset[c] + bin_u8 (s, p, c, channels)]++;
-      if (vectorscope)
-        extras->vectorscope[extras->cells[x - x0]]++;
+            cells[offset[c] + bin_u8 (s, p, c, channels)] += w;
+      if (vectorscope && weighted)
+        ((uint64_t *) extras->vectorscope)[extras->cells[x - r->x0]] += w;
+      else if (vectorscope)
+        ((uint32_t *) extras->vectorscope)[extras->cells[x - r->x0]]++;
     }
 }
 
-/* Adds the batch's 32-bit tables into the 64-bit table, and the sample channels' into the
- * histogram where there is one: a column's counts summed over the columns are the histogram. */
+/* Adds the batch's 32-bit tables into the 64-bit table, and into the histogram where there is
+ * one: a column's counts summed over the columns are the histogram. */
 static void
-add_batch (const cpu_scopes *s, const uint32_t *batch, int c0, int c1, uint32_t *histogram)
+add_batch (const cpu_scopes *s, const uint32_t *batch, int c0, int c1, const batch_extras *extras)
 {
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
   const size_t column_cells = (size_t) shape->tables * GH_BINS;
@@ -354,22 +423,45 @@ add_batch (const cpu_scopes *s, const uint32_t *batch, int c0, int c1, uint32_t 
         for (int bin = 0; bin < GH_BINS; bin++)
           to[bin] += from[bin];
       }
-  for (int c = 0; histogram && c < s->plan.channels; c++)
+  const int channels = extras->sums ? s->plan.out_channels : s->plan.channels;
+  for (int c = 0; (extras->histogram || extras->sums) && c < channels; c++)
     for (int column = c0; column < c1; column++)
       {
         const uint32_t *from = batch + (size_t) (column - c0) * column_cells
                                + (size_t) s->table_of_channel[c] * GH_BINS;
         for (int bin = 0; bin < GH_BINS; bin++)
-          histogram[c * GH_BINS + bin] += from[bin];
+          if (extras->sums)
+            extras->sums[c * GH_BINS + bin] += from[bin];
+          else
+            extras->histogram[c * GH_BINS + bin] += from[bin];
       }
 }
 
-/* Output columns [c0, c1) of an unweighted 8-bit run through every row, into `batch` (the
- * columns' 32-bit tables, [column][table][bin]), then added into the 64-bit table.  `channels`
+/* A row of the batch by the instance of count_row_u8 its run needs. */
+static inline __attribute__ ((always_inline)) void
+count_row_as_planned (const cpu_scopes *s, const batch_row *r, const int *offset, uint32_t *batch,
+                      const batch_extras *extras, const int channels, const int every_sample)
+{
+  const int vectorscope = extras->vectorscope != NULL;
+  if (gh_plan_weighted (&s->plan))
+    {
+      if (vectorscope)
+        count_row_u8 (s, r, offset, batch, extras, channels, every_sample, 1, 1);
+      else
+        count_row_u8 (s, r, offset, batch, extras, channels, every_sample, 0, 1);
+    }
+  else if (vectorscope)
+    count_row_u8 (s, r, offset, batch, extras, channels, every_sample, 1, 0);
+  else
+    count_row_u8 (s, r, offset, batch, extras, channels, every_sample, 0, 0);
+}
+
+/* Output columns [c0, c1) of an 8-bit run through every row, into `batch` (the columns' 32-bit
+ * tables, [column][table][bin]), added into the 64-bit table every batch_rows rows.  `channels`
  * is a constant in each caller so that the loops over channels unroll. */
 static inline __attribute__ ((always_inline)) void
-count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0, int c1,
-                uint32_t *batch, const batch_extras *extras, const int channels)
+count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t rows,
+                int c0, int c1, uint32_t *batch, const batch_extras *extras, const int channels)
 {
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
   const size_t width = (size_t) s->plan.width, column_cells = (size_t) shape->tables * GH_BINS;
@@ -384,34 +476,36 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int c0
                       : -1;
       every_sample &= c < channels ? offset[c] >= 0 : offset[c] < 0;
     }
-  const size_t x0 = (size_t) s->first_x[c0], x1 = (size_t) s->first_x[c1];
-  const size_t base = s->cell_of_x[x0], row_bytes = width * channels;
-  memset (batch, 0, (size_t) (c1 - c0) * column_cells * sizeof *batch);
-  for (size_t y = 0; y < rows; y++)
+  batch_row r = { .x0 = (size_t) s->first_x[c0], .x1 = (size_t) s->first_x[c1] };
+  r.base = s->cell_of_x[r.x0];
+  const size_t row_bytes = width * channels;
+  for (size_t y0 = 0; y0 < rows; y0 += s->batch_rows)
     {
-      const uint8_t *row = samples + y * row_bytes;
-      /* the rows are far apart (a whole row between two visits): fetch ahead, or every visit
-       * waits for memory */
-      for (size_t b = x0 * channels; b < x1 * channels; b += CACHE_LINE)
-        __builtin_prefetch (row + PREFETCH_ROWS * row_bytes + b);
-      if (extras->vectorscope)
+      const size_t y1 = rows - y0 < s->batch_rows ? rows : y0 + s->batch_rows;
+      memset (batch, 0, (size_t) (c1 - c0) * column_cells * sizeof *batch);
+      for (size_t y = y0; y < y1; y++)
         {
-          /* the one pass: a plain run, whose waveform has every sample channel and no other */
-          row_cells (s, row, x0, x1, y + 1 == rows, extras->cells);
-          count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 1, 1);
+          r.row = samples + y * row_bytes;
+          r.coverage = coverage ? coverage + y * width : NULL;
+          /* the rows are far apart (a whole row between two visits): fetch ahead, or every
+           * visit waits for memory */
+          for (size_t b = r.x0 * channels; b < r.x1 * channels; b += CACHE_LINE)
+            __builtin_prefetch (r.row + PREFETCH_ROWS * row_bytes + b);
+          if (extras->vectorscope)
+            row_cells (s, r.row, r.x0, r.x1, y + 1 == rows, extras->cells);
+          if (every_sample)
+            count_row_as_planned (s, &r, offset, batch, extras, channels, 1);
+          else
+            count_row_as_planned (s, &r, offset, batch, extras, channels, 0);
         }
-      else if (every_sample)
-        count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 1, 0);
-      else
-        count_row_u8 (s, row, x0, x1, base, offset, batch, extras, channels, 0, 0);
+      add_batch (s, batch, c0, c1, extras);
     }
-  add_batch (s, batch, c0, c1, extras->histogram);
 }
 
-/* The thread's stripe of an unweighted 8-bit run, a batch of columns at a time. */
+/* The thread's stripe of an 8-bit run, a batch of columns at a time. */
 static void
-count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int first, int last,
-                 uint32_t *batch, const batch_extras *extras)
+count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t rows,
+                 int first, int last, uint32_t *batch, const batch_extras *extras)
 {
   const size_t column_bytes
       = (size_t) s->plan.scope[GH_SCOPE_WAVEFORM].tables * GH_BINS * sizeof *batch;
@@ -421,10 +515,10 @@ count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, size_t rows, int f
       const int c1 = c0 + step < last ? c0 + step : last;
       switch (s->plan.channels)
         {
-        case 1: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 1); break;
-        case 2: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 2); break;
-        case 3: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 3); break;
-        default: count_batch_u8 (s, samples, rows, c0, c1, batch, extras, 4); break;
+        case 1: count_batch_u8 (s, samples, coverage, rows, c0, c1, batch, extras, 1); break;
+        case 2: count_batch_u8 (s, samples, coverage, rows, c0, c1, batch, extras, 2); break;
+        case 3: count_batch_u8 (s, samples, coverage, rows, c0, c1, batch, extras, 3); break;
+        default: count_batch_u8 (s, samples, coverage, rows, c0, c1, batch, extras, 4); break;
         }
     }
 }
@@ -452,9 +546,9 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
   const int first = (int) ((size_t) shape->columns * thread / threads);
   const int last = (int) ((size_t) shape->columns * (thread + 1) / threads);
-  if (batched_waveform (&s->plan))
+  if (batched_waveform (s))
     {
-      count_stripe_u8 (s, samples, pixels / (size_t) s->plan.width, first, last,
+      count_stripe_u8 (s, samples, coverage, pixels / (size_t) s->plan.width, first, last,
                        s->batch + (size_t) thread * (BATCH_BYTES / sizeof *s->batch), extras);
       return;
     }
@@ -513,14 +607,15 @@ count_vectorscope_groups (const uint8_t *samples, int channels, size_t begin, si
   return p;
 }
 
-/* Unweighted runs: 32-bit counters (a strip holds fewer than 2^31 pixels) in the thread's
- * copies, the second added into the first at the end. */
+/* Unweighted runs: 32-bit counters (can_defer_fold keeps them from overflowing) in the thread's
+ * copies, added up when they are folded. */
 static void
 count_narrow_vectorscope (const cpu_scopes *s, const uint8_t *samples, size_t begin, size_t end,
                           uint32_t *copies)
 {
   uint32_t *even = copies, *odd = copies + VECTORSCOPE_CELLS;
-  memset (copies, 0, NARROW_COPIES * VECTORSCOPE_CELLS * sizeof *copies);
+  if (s->clear[GH_SCOPE_VECTORSCOPE])
+    memset (copies, 0, NARROW_COPIES * VECTORSCOPE_CELLS * sizeof *copies);
   if (s->plan.bytes_per_sample == 1 && s->chroma_cells)
     begin = count_vectorscope_groups (samples, s->plan.channels, begin, end, even, odd);
   if (s->plan.bytes_per_sample == 1 && s->plan.channels == 3)
@@ -533,8 +628,6 @@ count_narrow_vectorscope (const cpu_scopes *s, const uint8_t *samples, size_t be
         uint32_t w;
         even[vectorscope_pixel (s, samples, NULL, p, &w)]++;
       }
-  for (size_t i = 0; i < VECTORSCOPE_CELLS; i++)
-    even[i] += odd[i];
 }
 
 void
@@ -554,7 +647,8 @@ cpu_scopes_count (cpu_scopes *s, int kind, gh_method method, const uint8_t *samp
   else if (method == GH_METHOD_FASTEST || method == GH_METHOD_PRIVATIZED)
     {
       uint64_t *own = s->own[kind] + (size_t) thread * cells;
-      memset (own, 0, cells * sizeof *own);
+      if (method == GH_METHOD_PRIVATIZED || s->clear[kind])
+        memset (own, 0, cells * sizeof *own);
       count_pixels (s, kind, samples, coverage, begin, end, own, NULL);
     }
 }
@@ -564,61 +658,92 @@ cpu_scopes_count_histogram_too (const cpu_scopes *s)
 {
   const gh_run_plan *plan = &s->plan;
   if (!wants (plan, GH_METHOD_FASTEST) || plan->scope[GH_SCOPE_WAVEFORM].tables == 0
-      || !batched_waveform (plan) || !gh_plan_plain (plan) || plan->bins != GH_BINS)
+      || !batched_waveform (s) || plan->bins != GH_BINS)
     return 0;
-  for (int c = 0; c < plan->channels; c++)
+  for (int c = 0; c < plan->out_channels; c++)
     if (s->table_of_channel[c] < 0)
       return 0;
   return 1;
 }
 
 void
-cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, size_t pixels,
-                           uint32_t *histogram, int thread, int threads)
+cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage,
+                           size_t pixels, uint32_t *histogram, uint64_t *sums, int thread,
+                           int threads)
 {
-  batch_extras extras = { .histogram = histogram };
+  batch_extras extras = { .histogram = histogram, .sums = sums };
   const size_t cells = s->cells[GH_SCOPE_VECTORSCOPE];
   if (cells > 0)
     {
-      extras.vectorscope = s->narrow + (size_t) thread * NARROW_COPIES * cells;
+      const int clear = s->clear[GH_SCOPE_VECTORSCOPE];
+      if (narrow_vectorscope (&s->plan))
+        {
+          uint32_t *narrow = s->narrow + (size_t) thread * NARROW_COPIES * cells;
+          if (clear)
+            memset (narrow, 0, NARROW_COPIES * cells * sizeof *narrow);
+          extras.vectorscope = narrow;
+        }
+      else
+        {
+          uint64_t *own = s->own[GH_SCOPE_VECTORSCOPE] + (size_t) thread * cells;
+          if (clear)
+            memset (own, 0, cells * sizeof *own);
+          extras.vectorscope = own;
+        }
       extras.cells = s->row_cells + (size_t) thread * (size_t) s->plan.width;
-      memset (extras.vectorscope, 0, cells * sizeof *extras.vectorscope);
     }
-  memset (histogram, 0, (size_t) s->plan.channels * GH_BINS * sizeof *histogram);
-  count_stripe (s, samples, NULL, pixels, thread, threads, &extras);
+  if (histogram)
+    memset (histogram, 0, (size_t) s->plan.channels * GH_BINS * sizeof *histogram);
+  if (sums)
+    memset (sums, 0, (size_t) s->plan.out_channels * GH_BINS * sizeof *sums);
+  count_stripe (s, samples, coverage, pixels, thread, threads, &extras);
 }
 
-/* Adds a 64-bit table into the method's sink table: 128-bit sums for weighted runs. */
+/* Adds cells [begin, end) of a 64-bit table into the method's sink table: 128-bit sums for
+ * weighted runs. */
 static void
-fold_into (gh_run_sink *sink, int kind, gh_method method, const uint64_t *table, size_t cells)
+fold_into (gh_run_sink *sink, int kind, gh_method method, const uint64_t *table, size_t begin,
+           size_t end)
 {
   gh_u128 *sums = sink->scope[kind].weighted[method];
   uint64_t *counts = sink->scope[kind].counts[method];
-  for (size_t i = 0; i < cells; i++)
+  for (size_t i = begin; i < end; i++)
     if (sums)
       gh_u128_add64 (&sums[i], table[i]);
     else
       counts[i] += table[i];
 }
 
+int
+cpu_scopes_fold_now (cpu_scopes *s, int kind, gh_method method, int last)
+{
+  if (method == GH_METHOD_READ_ONLY
+      || (method == GH_METHOD_FASTEST && !last && can_defer_fold (s, kind)))
+    return 0;
+  if (method == GH_METHOD_FASTEST)
+    s->pending[kind] = 0;
+  return 1;
+}
+
 void
-cpu_scopes_fold (cpu_scopes *s, int kind, gh_method method, gh_run_sink *sink)
+cpu_scopes_fold (const cpu_scopes *s, int kind, gh_method method, gh_run_sink *sink, int thread,
+                 int threads)
 {
   const size_t cells = s->cells[kind];
-  if (method == GH_METHOD_READ_ONLY)
-    return;
+  const size_t begin = cells * (size_t) thread / (size_t) threads;
+  const size_t end = cells * (size_t) (thread + 1) / (size_t) threads;
   if (method == GH_METHOD_GLOBAL_ATOMICS)
-    fold_into (sink, kind, method, (const uint64_t *) s->shared[kind], cells);
+    fold_into (sink, kind, method, (const uint64_t *) s->shared[kind], begin, end);
   else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
-    fold_into (sink, kind, method, s->stripes, cells);
+    fold_into (sink, kind, method, s->stripes, begin, end);
   else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))
     {
       uint64_t *counts = sink->scope[kind].counts[method];
-      for (int t = 0; t < s->threads; t++)
-        for (size_t i = 0; i < cells; i++)
-          counts[i] += s->narrow[(size_t) t * NARROW_COPIES * cells + i];
+      for (size_t t = 0; t < (size_t) s->threads * NARROW_COPIES; t++)
+        for (size_t i = begin; i < end; i++)
+          counts[i] += s->narrow[t * cells + i];
     }
   else
     for (int t = 0; t < s->threads; t++)
-      fold_into (sink, kind, method, s->own[kind] + (size_t) t * cells, cells);
+      fold_into (sink, kind, method, s->own[kind] + (size_t) t * cells, begin, end);
 }

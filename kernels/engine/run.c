@@ -214,6 +214,25 @@ check_scope_sizes (const gh_run_plan *plan, size_t budget, gh_error *error)
   return GH_OK;
 }
 
+/* memset called through a pointer the compiler cannot see through, so that it does not turn
+ * malloc and memset back into calloc (zeroed_table). */
+static void *(*volatile clear_bytes) (void *, int, size_t) = memset;
+
+/* n zeroed cells of `size` bytes, written here rather than left to calloc: a backend's first
+ * read-modify-write of calloc's untouched pages maps each to the zero page and then copies it,
+ * a fault and a flush of every thread's TLB a page, which cost more than counting the scopes'
+ * tables (docs/BENCHMARKS.md). */
+static void *
+zeroed_table (size_t n, size_t size)
+{
+  if (n > SIZE_MAX / size)
+    return NULL;
+  void *table = malloc (n * size);
+  if (table)
+    clear_bytes (table, 0, n * size);
+  return table;
+}
+
 /* One table of n cells for each method of the plan: 64-bit counts, or 128-bit sums for weighted
  * runs, and the repetitions' times; 0 or -1 (no memory). */
 static int
@@ -226,10 +245,10 @@ alloc_tables (const gh_run_plan *plan, size_t n, uint64_t **counts, gh_u128 **we
         continue;
       if (m != GH_METHOD_READ_ONLY && gh_plan_weighted (plan))
         {
-          if (!(weighted[m] = calloc (n, sizeof (gh_u128))))
+          if (!(weighted[m] = zeroed_table (n, sizeof (gh_u128))))
             return -1;
         }
-      else if (m != GH_METHOD_READ_ONLY && !(counts[m] = calloc (n, sizeof (uint64_t))))
+      else if (m != GH_METHOD_READ_ONLY && !(counts[m] = zeroed_table (n, sizeof (uint64_t))))
         return -1;
       if (plan->repetitions > 0
           && !(rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double))))

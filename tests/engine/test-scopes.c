@@ -94,6 +94,11 @@ static const scope_case cases[] = {
     GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
   { "rgb8 16-bit coverage, GIMP 3.0's luminance", 301, 27, 3, 1, 2, 0, 1, 0, 0, 0, 0,
     GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP3 },
+  /* The largest 8-bit weights (coverage and alpha 255) into one output column: the CPU's
+   * waveform counts 8-bit runs into 32-bit tables, which 66,052 such pixels in one cell would
+   * pass 2^32, so it must add them up every few rows. */
+  { "rgba8 flat at the largest 8-bit weights, one column", 600, 200, 4, 1, 1, 1, 1, 1, 0, 1, 4,
+    GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
   /* The largest weights (16-bit coverage at full scale, opaque) over 2048 rows: a band of that
    * many rows would pass 2^32 in a lane's 32-bit counter.  GPU runs only. */
   { "rgba8 flat weighted at full scale, 2 million pixels", 1024, 2048, 4, 1, 2, 1, 1, 256, 0, 0, 1,
