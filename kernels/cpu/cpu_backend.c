@@ -275,17 +275,7 @@ job_count (void *arg, int thread, int threads)
       const size_t pixels = run->bytes / (size_t) run->plan.channels;
       const uint8_t *coverage
           = run->plan.coverage_bytes ? run->data + run->plan.coverage_offset : NULL;
-      /* what fold_histogram_job reads: the thread's 64-bit table of a weighted or derived run,
-       * else the first of its 32-bit copies */
-      if (run->weighted)
-        cpu_scopes_count_together (run->scopes, run->data, coverage, pixels, NULL,
-                                   run->wide_tables + (size_t) thread * run->weighted->table_words,
-                                   thread, threads);
-      else
-        cpu_scopes_count_together (run->scopes, run->data, coverage, pixels,
-                                   run->thread_tables
-                                       + (size_t) thread * run->copies * run->table_words,
-                                   NULL, thread, threads);
+      cpu_scopes_count_together (run->scopes, run->data, coverage, pixels, thread, threads);
       return;
     }
   if (run->table == TABLE_HISTOGRAM || run->table == TABLE_EVERY)
@@ -398,15 +388,17 @@ job_fold_scopes (void *arg, int thread, int threads)
   cpu_run *run = arg;
   for (int k = 0; k < GH_N_SCOPES; k++)
     if (run->fold_scope[k])
-      cpu_scopes_fold (run->scopes, k, run->method, run->sink, thread, threads);
+      cpu_scopes_fold (run->scopes, k, run->method, run->sink,
+                       k == GH_SCOPE_WAVEFORM && counts_together (run), thread, threads);
 }
 
 /* `last`: no strip of the run follows, so the scopes' tables must reach the sink now.  Their
- * tables are millions of cells, so the pool folds them. */
+ * tables are millions of cells, so the pool folds them; the one pass's histogram comes with
+ * the waveform's. */
 static void
 fold_job (cpu_run *run, int last)
 {
-  if (run->table == TABLE_HISTOGRAM || run->table == TABLE_EVERY)
+  if ((run->table == TABLE_HISTOGRAM || run->table == TABLE_EVERY) && !counts_together (run))
     fold_histogram_job (run);
   int any = 0;
   for (int k = 0; k < GH_N_SCOPES; k++)

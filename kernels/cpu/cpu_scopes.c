@@ -10,9 +10,10 @@
 #include <string.h>
 
 #define MAX_OUT_CHANNELS (GH_MAX_CHANNELS + 2)
-/* The fastest waveform of an 8-bit run counts a few output columns at a time into 32-bit tables
- * that stay in a core's L1 data cache (32 KiB on the machines measured), then adds them into the
- * 64-bit table before any counter could pass 2^32 (batch_rows). */
+/* The fastest waveform of an 8-bit run counts into 32-bit tables, a few output columns at a time
+ * (a batch) through every row of a strip, so that those columns' tables stay in a core's L1 data
+ * cache (32 KiB on the machines measured); the 32-bit tables are added into the 64-bit one only
+ * before a counter could pass 2^32 (batch_rows). */
 #define BATCH_BYTES ((size_t) 24 << 10)
 /* a batch holds one column's tables at least */
 _Static_assert(GH_BINS * sizeof (uint32_t) * MAX_OUT_CHANNELS <= BATCH_BYTES, "batch too small");
@@ -33,16 +34,17 @@ struct cpu_scopes
   size_t cells[GH_N_SCOPES];
   int table_of_channel[MAX_OUT_CHANNELS]; /* the waveform's table of an output channel, or -1 */
   int *column_of_x;                       /* the waveform's output column of each image column */
-  size_t *cell_of_x;                      /* batched waveform: column_of_x's first cell in a
-                                             batch, column * tables * GH_BINS */
+  size_t *cell_of_x;                      /* batched waveform: column_of_x's first cell in
+                                             narrow_columns, column * tables * GH_BINS */
   int *first_x;                           /* the first image column of each output column, and
                                              width at [columns] */
   uint8_t *level8;                        /* 16-bit samples: the vectorscope's level of each */
   uint64_t *own[GH_N_SCOPES];             /* threads copies: privatized */
   _Atomic uint64_t *shared[GH_N_SCOPES];  /* global atomics */
   uint64_t *stripes;                      /* fastest waveform: one table, a stripe a thread */
-  uint32_t *batch;                        /* fastest waveform, unweighted 8-bit: a thread's
-                                             32-bit tables of a few columns (BATCH_BYTES) */
+  uint32_t *narrow_columns;               /* batched fastest waveform: the 32-bit tables,
+                                             [column][table][bin], added into stripes only
+                                             every batch_rows rows */
   uint32_t *narrow;       /* fastest vectorscope: threads * NARROW_COPIES 32-bit copies */
   cpu_chroma_sums chroma; /* 8-bit vectorscope cells from three lookups */
   uint32_t *row_cells;    /* one pass with the vectorscope: threads rows of cells */
@@ -50,6 +52,9 @@ struct cpu_scopes
   uint64_t max_weight;    /* the most a pixel adds to a cell */
   size_t batch_rows;      /* the batched waveform: rows counted into the 32-bit tables before
                              they are added up, so that none passes 2^32; 0: no batches */
+  size_t held_rows;       /* rows in the 32-bit tables since they were added up */
+  size_t job_rows;        /* the rows of the job in flight */
+  int stripes_live;       /* the batched waveform's 64-bit table holds sums */
   /* A run without repetitions keeps adding strip after strip into FASTEST's tables and folds
    * them into the sink once, at its end or before they could overflow: folding a waveform after
    * every strip cost more than counting it. */
@@ -135,10 +140,11 @@ alloc_tables (cpu_scopes *s, int kind)
   if (wants (&s->plan, GH_METHOD_GLOBAL_ATOMICS)
       && !(s->shared[kind] = calloc (cells, sizeof (uint64_t))))
     return -1;
-  if (fastest && !vectorscope && !(s->stripes = calloc (cells, sizeof (uint64_t))))
+  /* not calloc: the batched waveform's 64-bit table is cleared only when it is used */
+  if (fastest && !vectorscope && !(s->stripes = malloc (cells * sizeof (uint64_t))))
     return -1;
   if (fastest && !vectorscope && batched_waveform (s)
-      && !(s->batch = malloc (threads * BATCH_BYTES)))
+      && !(s->narrow_columns = malloc (cells * sizeof (uint32_t))))
     return -1;
   if (fastest && vectorscope && narrow_vectorscope (&s->plan)
       && !(s->narrow = malloc (threads * NARROW_COPIES * cells * sizeof (uint32_t))))
@@ -204,7 +210,7 @@ cpu_scopes_free (cpu_scopes *s)
       free ((void *) s->shared[k]);
     }
   free (s->stripes);
-  free (s->batch);
+  free (s->narrow_columns);
   free (s->narrow);
   free (s->column_of_x);
   free (s->cell_of_x);
@@ -224,8 +230,28 @@ cpu_scopes_prepare (cpu_scopes *s, int kind, gh_method method, size_t pixels)
     return;
   s->clear[kind] = !s->accumulate || s->pending[kind] == 0;
   s->pending[kind] += pixels;
-  if (kind == GH_SCOPE_WAVEFORM && s->clear[kind])
-    memset (s->stripes, 0, s->cells[kind] * sizeof *s->stripes);
+  if (kind != GH_SCOPE_WAVEFORM)
+    return;
+  const size_t bytes = s->cells[kind] * sizeof *s->stripes;
+  if (!batched_waveform (s))
+    {
+      if (s->clear[kind])
+        memset (s->stripes, 0, bytes);
+      return;
+    }
+  if (s->clear[kind])
+    {
+      memset (s->narrow_columns, 0, s->cells[kind] * sizeof *s->narrow_columns);
+      s->held_rows = 0;
+      s->stripes_live = 0;
+    }
+  s->job_rows = pixels / (size_t) s->plan.width;
+  /* the job adds its 32-bit tables up (count_batch_u8): the 64-bit table must be clear */
+  if (!s->stripes_live && s->held_rows + s->job_rows >= s->batch_rows)
+    {
+      memset (s->stripes, 0, bytes);
+      s->stripes_live = 1;
+    }
 }
 
 /* Whether FASTEST's tables of a run without repetitions can take another strip unfolded: every
@@ -326,16 +352,14 @@ bin_u8 (const cpu_scopes *s, const uint8_t *p, int c, const int channels)
   return gh_luminance_bin_u8_fixed (s->rules->luminance_fixed, p[0], p[1], p[2], s->plan.luminance);
 }
 
-/* What a batch counts besides the waveform when the scopes and the histogram are counted in one
- * pass (cpu_scopes_count_together); NULLs: nothing. */
+/* What a batch counts besides the waveform when the scopes are counted in one pass
+ * (cpu_scopes_count_together); NULLs: nothing. */
 typedef struct
 {
-  void *vectorscope;   /* the vectorscope's table: 32-bit (unweighted; one, since the
-                          waveform's adds between two pixels keep equal cells from waiting on
-                          each other) or 64-bit (weighted) */
-  uint32_t *histogram; /* plain runs: channels * GH_BINS 32-bit counts */
-  uint64_t *sums;      /* weighted or derived runs: out_channels * GH_BINS 64-bit sums */
-  uint32_t *cells;     /* with the vectorscope: a row's cells (row_cells) */
+  void *vectorscope; /* the vectorscope's table: 32-bit (unweighted; one, since the waveform's
+                        adds between two pixels keep equal cells from waiting on each other) or
+                        64-bit (weighted) */
+  uint32_t *cells;   /* with the vectorscope: a row's cells (row_cells) */
 } batch_extras;
 
 /* The vectorscope's cells of row pixels [x0, x1) into cells[0 ..), 8 at a time where
@@ -367,15 +391,15 @@ typedef struct
 {
   const uint8_t *row;
   const uint8_t *coverage; /* the row's coverage values, or NULL */
-  size_t x0, x1, base;
+  size_t x0, x1;
 } batch_row;
 
-/* Row pixels [x0, x1) into the batch.  cell_of_x gives each pixel its column's first cell, so
- * that one loop runs over the batch's pixels, without a loop a column whose short and varying
+/* Row pixels [x0, x1) into the 32-bit tables.  cell_of_x gives each pixel its column's first cell,
+ * so that one loop runs over the batch's pixels, without a loop a column whose short and varying
  * count mispredicts its exit.  A pixel adds its weight w = m * a (gh_run_plan) to its colour
  * bins, value and luminance, and m * 255 to its alpha bin. */
 static inline __attribute__ ((always_inline)) void
-count_row_u8 (const cpu_scopes *s, const batch_row *r, const int *offset, uint32_t *batch,
+count_row_u8 (const cpu_scopes *s, const batch_row *r, const int *offset, uint32_t *tables,
               const batch_extras *extras, const int channels, const int every_sample,
               const int vectorscope, const int weighted)
 {
@@ -384,7 +408,7 @@ count_row_u8 (const cpu_scopes *s, const batch_row *r, const int *offset, uint32
   for (size_t x = r->x0; x < r->x1; x++)
     {
       const uint8_t *p = r->row + x * channels;
-      uint32_t *cells = batch + (cell_of_x[x] - r->base);
+      uint32_t *cells = tables + cell_of_x[x];
       uint32_t w = 1, last_w = 1;
       if (weighted)
         {
@@ -408,63 +432,51 @@ count_row_u8 (const cpu_scopes *s, const batch_row *r, const int *offset, uint32
     }
 }
 
-/* Adds the batch's 32-bit tables into the 64-bit table, and into the histogram where there is
- * one: a column's counts summed over the columns are the histogram. */
+/* Adds the 32-bit tables of output columns [c0, c1) into the 64-bit table and clears them. */
 static void
-add_batch (const cpu_scopes *s, const uint32_t *batch, int c0, int c1, const batch_extras *extras)
+add_columns (const cpu_scopes *s, int c0, int c1)
 {
   const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
-  const size_t column_cells = (size_t) shape->tables * GH_BINS;
   for (int column = c0; column < c1; column++)
     for (int t = 0; t < shape->tables; t++)
       {
-        const uint32_t *from = batch + (size_t) (column - c0) * column_cells + (size_t) t * GH_BINS;
+        uint32_t *from
+            = s->narrow_columns + ((size_t) column * (size_t) shape->tables + (size_t) t) * GH_BINS;
         uint64_t *to = s->stripes + ((size_t) t * shape->columns + (size_t) column) * GH_BINS;
         for (int bin = 0; bin < GH_BINS; bin++)
           to[bin] += from[bin];
-      }
-  const int channels = extras->sums ? s->plan.out_channels : s->plan.channels;
-  for (int c = 0; (extras->histogram || extras->sums) && c < channels; c++)
-    for (int column = c0; column < c1; column++)
-      {
-        const uint32_t *from = batch + (size_t) (column - c0) * column_cells
-                               + (size_t) s->table_of_channel[c] * GH_BINS;
-        for (int bin = 0; bin < GH_BINS; bin++)
-          if (extras->sums)
-            extras->sums[c * GH_BINS + bin] += from[bin];
-          else
-            extras->histogram[c * GH_BINS + bin] += from[bin];
+        memset (from, 0, GH_BINS * sizeof *from);
       }
 }
 
 /* A row of the batch by the instance of count_row_u8 its run needs. */
 static inline __attribute__ ((always_inline)) void
-count_row_as_planned (const cpu_scopes *s, const batch_row *r, const int *offset, uint32_t *batch,
+count_row_as_planned (const cpu_scopes *s, const batch_row *r, const int *offset,
                       const batch_extras *extras, const int channels, const int every_sample)
 {
+  uint32_t *tables = s->narrow_columns;
   const int vectorscope = extras->vectorscope != NULL;
   if (gh_plan_weighted (&s->plan))
     {
       if (vectorscope)
-        count_row_u8 (s, r, offset, batch, extras, channels, every_sample, 1, 1);
+        count_row_u8 (s, r, offset, tables, extras, channels, every_sample, 1, 1);
       else
-        count_row_u8 (s, r, offset, batch, extras, channels, every_sample, 0, 1);
+        count_row_u8 (s, r, offset, tables, extras, channels, every_sample, 0, 1);
     }
   else if (vectorscope)
-    count_row_u8 (s, r, offset, batch, extras, channels, every_sample, 1, 0);
+    count_row_u8 (s, r, offset, tables, extras, channels, every_sample, 1, 0);
   else
-    count_row_u8 (s, r, offset, batch, extras, channels, every_sample, 0, 0);
+    count_row_u8 (s, r, offset, tables, extras, channels, every_sample, 0, 0);
 }
 
-/* Output columns [c0, c1) of an 8-bit run through every row, into `batch` (the columns' 32-bit
- * tables, [column][table][bin]), added into the 64-bit table every batch_rows rows.  `channels`
- * is a constant in each caller so that the loops over channels unroll. */
+/* Output columns [c0, c1) of an 8-bit run through every row of the strip, into their 32-bit
+ * tables, added into the 64-bit table whenever they have held batch_rows rows.  `channels` is
+ * a constant in each caller so that the loops over channels unroll. */
 static inline __attribute__ ((always_inline)) void
 count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t rows,
-                int c0, int c1, uint32_t *batch, const batch_extras *extras, const int channels)
+                int c0, int c1, const batch_extras *extras, const int channels)
 {
-  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
-  const size_t width = (size_t) s->plan.width, column_cells = (size_t) shape->tables * GH_BINS;
+  const size_t width = (size_t) s->plan.width;
   /* each channel's table's offset in a column, or -1; the samples' first, so that their loop
    * unrolls, and value and luminance (rarer, dearer) apart */
   int offset[MAX_OUT_CHANNELS];
@@ -477,12 +489,11 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, const uint8_t *cove
       every_sample &= c < channels ? offset[c] >= 0 : offset[c] < 0;
     }
   batch_row r = { .x0 = (size_t) s->first_x[c0], .x1 = (size_t) s->first_x[c1] };
-  r.base = s->cell_of_x[r.x0];
   const size_t row_bytes = width * channels;
-  for (size_t y0 = 0; y0 < rows; y0 += s->batch_rows)
+  size_t held = s->held_rows;
+  for (size_t y0 = 0; y0 < rows;)
     {
-      const size_t y1 = rows - y0 < s->batch_rows ? rows : y0 + s->batch_rows;
-      memset (batch, 0, (size_t) (c1 - c0) * column_cells * sizeof *batch);
+      const size_t y1 = rows - y0 < s->batch_rows - held ? rows : y0 + s->batch_rows - held;
       for (size_t y = y0; y < y1; y++)
         {
           r.row = samples + y * row_bytes;
@@ -494,31 +505,37 @@ count_batch_u8 (const cpu_scopes *s, const uint8_t *samples, const uint8_t *cove
           if (extras->vectorscope)
             row_cells (s, r.row, r.x0, r.x1, y + 1 == rows, extras->cells);
           if (every_sample)
-            count_row_as_planned (s, &r, offset, batch, extras, channels, 1);
+            count_row_as_planned (s, &r, offset, extras, channels, 1);
           else
-            count_row_as_planned (s, &r, offset, batch, extras, channels, 0);
+            count_row_as_planned (s, &r, offset, extras, channels, 0);
         }
-      add_batch (s, batch, c0, c1, extras);
+      held += y1 - y0;
+      y0 = y1;
+      if (held == s->batch_rows)
+        {
+          add_columns (s, c0, c1);
+          held = 0;
+        }
     }
 }
 
 /* The thread's stripe of an 8-bit run, a batch of columns at a time. */
 static void
 count_stripe_u8 (const cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage, size_t rows,
-                 int first, int last, uint32_t *batch, const batch_extras *extras)
+                 int first, int last, const batch_extras *extras)
 {
   const size_t column_bytes
-      = (size_t) s->plan.scope[GH_SCOPE_WAVEFORM].tables * GH_BINS * sizeof *batch;
+      = (size_t) s->plan.scope[GH_SCOPE_WAVEFORM].tables * GH_BINS * sizeof *s->narrow_columns;
   const int step = column_bytes < BATCH_BYTES ? (int) (BATCH_BYTES / column_bytes) : 1;
   for (int c0 = first; c0 < last; c0 += step)
     {
       const int c1 = c0 + step < last ? c0 + step : last;
       switch (s->plan.channels)
         {
-        case 1: count_batch_u8 (s, samples, coverage, rows, c0, c1, batch, extras, 1); break;
-        case 2: count_batch_u8 (s, samples, coverage, rows, c0, c1, batch, extras, 2); break;
-        case 3: count_batch_u8 (s, samples, coverage, rows, c0, c1, batch, extras, 3); break;
-        default: count_batch_u8 (s, samples, coverage, rows, c0, c1, batch, extras, 4); break;
+        case 1: count_batch_u8 (s, samples, coverage, rows, c0, c1, extras, 1); break;
+        case 2: count_batch_u8 (s, samples, coverage, rows, c0, c1, extras, 2); break;
+        case 3: count_batch_u8 (s, samples, coverage, rows, c0, c1, extras, 3); break;
+        default: count_batch_u8 (s, samples, coverage, rows, c0, c1, extras, 4); break;
         }
     }
 }
@@ -548,8 +565,7 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
   const int last = (int) ((size_t) shape->columns * (thread + 1) / threads);
   if (batched_waveform (s))
     {
-      count_stripe_u8 (s, samples, coverage, pixels / (size_t) s->plan.width, first, last,
-                       s->batch + (size_t) thread * (BATCH_BYTES / sizeof *s->batch), extras);
+      count_stripe_u8 (s, samples, coverage, pixels / (size_t) s->plan.width, first, last, extras);
       return;
     }
   const size_t column_bytes = (size_t) shape->tables * shape->bins * sizeof *s->stripes;
@@ -668,10 +684,9 @@ cpu_scopes_count_histogram_too (const cpu_scopes *s)
 
 void
 cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, const uint8_t *coverage,
-                           size_t pixels, uint32_t *histogram, uint64_t *sums, int thread,
-                           int threads)
+                           size_t pixels, int thread, int threads)
 {
-  batch_extras extras = { .histogram = histogram, .sums = sums };
+  batch_extras extras = { 0 };
   const size_t cells = s->cells[GH_SCOPE_VECTORSCOPE];
   if (cells > 0)
     {
@@ -692,10 +707,6 @@ cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, const uint8_t 
         }
       extras.cells = s->row_cells + (size_t) thread * (size_t) s->plan.width;
     }
-  if (histogram)
-    memset (histogram, 0, (size_t) s->plan.channels * GH_BINS * sizeof *histogram);
-  if (sums)
-    memset (sums, 0, (size_t) s->plan.out_channels * GH_BINS * sizeof *sums);
   count_stripe (s, samples, coverage, pixels, thread, threads, &extras);
 }
 
@@ -717,6 +728,8 @@ fold_into (gh_run_sink *sink, int kind, gh_method method, const uint64_t *table,
 int
 cpu_scopes_fold_now (cpu_scopes *s, int kind, gh_method method, int last)
 {
+  if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM && batched_waveform (s))
+    s->held_rows = (s->held_rows + s->job_rows) % s->batch_rows;
   if (method == GH_METHOD_READ_ONLY
       || (method == GH_METHOD_FASTEST && !last && can_defer_fold (s, kind)))
     return 0;
@@ -725,15 +738,57 @@ cpu_scopes_fold_now (cpu_scopes *s, int kind, gh_method method, int last)
   return 1;
 }
 
+/* The batched waveform's bins [b0, b1) of every table and column into the sink: its 32-bit
+ * tables and the 64-bit one they were added into, and with `histogram` each table's columns
+ * summed into the histogram's sink (cpu_scopes_count_together). */
+static void
+fold_batched (const cpu_scopes *s, gh_run_sink *sink, int histogram, int b0, int b1)
+{
+  const gh_table_shape *shape = &s->plan.scope[GH_SCOPE_WAVEFORM];
+  const gh_method m = GH_METHOD_FASTEST;
+  gh_u128 *sums = sink->scope[GH_SCOPE_WAVEFORM].weighted[m];
+  uint64_t *counts = sink->scope[GH_SCOPE_WAVEFORM].counts[m];
+  for (int c = 0; c < s->plan.out_channels; c++)
+    {
+      const int t = s->table_of_channel[c];
+      if (t < 0)
+        continue;
+      gh_u128 *histogram_sums
+          = histogram && sink->weighted[m] ? sink->weighted[m] + c * GH_BINS : NULL;
+      uint64_t *histogram_counts
+          = histogram && !histogram_sums ? sink->counts[m] + c * GH_BINS : NULL;
+      for (size_t column = 0; column < (size_t) shape->columns; column++)
+        {
+          const uint32_t *narrow
+              = s->narrow_columns + (column * (size_t) shape->tables + (size_t) t) * GH_BINS;
+          const size_t cell = ((size_t) t * shape->columns + column) * GH_BINS;
+          for (int bin = b0; bin < b1; bin++)
+            {
+              const uint64_t v = narrow[bin] + (s->stripes_live ? s->stripes[cell + bin] : 0);
+              if (sums)
+                gh_u128_add64 (&sums[cell + bin], v);
+              else
+                counts[cell + bin] += v;
+              if (histogram_sums)
+                gh_u128_add64 (&histogram_sums[bin], v);
+              else if (histogram_counts)
+                histogram_counts[bin] += v;
+            }
+        }
+    }
+}
+
 void
-cpu_scopes_fold (const cpu_scopes *s, int kind, gh_method method, gh_run_sink *sink, int thread,
-                 int threads)
+cpu_scopes_fold (const cpu_scopes *s, int kind, gh_method method, gh_run_sink *sink, int histogram,
+                 int thread, int threads)
 {
   const size_t cells = s->cells[kind];
   const size_t begin = cells * (size_t) thread / (size_t) threads;
   const size_t end = cells * (size_t) (thread + 1) / (size_t) threads;
   if (method == GH_METHOD_GLOBAL_ATOMICS)
     fold_into (sink, kind, method, (const uint64_t *) s->shared[kind], begin, end);
+  else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM && batched_waveform (s))
+    fold_batched (s, sink, histogram, GH_BINS * thread / threads, GH_BINS * (thread + 1) / threads);
   else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
     fold_into (sink, kind, method, s->stripes, begin, end);
   else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))

@@ -33,19 +33,18 @@ void cpu_scopes_count (cpu_scopes *scopes, int kind, gh_method method, const uin
  * the waveform's columns summed.  The vectorscope, if any, counts in the same pass. */
 int cpu_scopes_count_histogram_too (const cpu_scopes *scopes);
 /* That pass, FASTEST, on thread `thread`'s stripe of columns: the scopes as cpu_scopes_count
- * does (cpu_scopes_prepare first for each, cpu_scopes_fold after), and the stripe's histogram
- * into `histogram` (plain runs: channels * 256 32-bit counts, a strip holds fewer than 2^31
- * pixels) or `sums` (weighted or derived runs: out_channels * 256 64-bit sums); the other NULL. */
+ * does (cpu_scopes_prepare first for each, cpu_scopes_fold after, with `histogram` for the
+ * waveform, which then folds the histogram too). */
 void cpu_scopes_count_together (cpu_scopes *scopes, const uint8_t *samples, const uint8_t *coverage,
-                                size_t pixels, uint32_t *histogram, uint64_t *sums, int thread,
-                                int threads);
+                                size_t pixels, int thread, int threads);
 /* After the job: whether what it counted must be folded into the sink now.  FASTEST's tables of
  * a run without repetitions are folded only when `last` (the run's last strip) or before
  * another strip could overflow them. */
 int cpu_scopes_fold_now (cpu_scopes *scopes, int kind, gh_method method, int last);
 /* Then thread `thread` of `threads` adds its share of the tables' cells into the sink's table of
- * the method. */
+ * the method; with `histogram` (the waveform of cpu_scopes_count_together's pass) also its share
+ * of the histogram, the waveform's columns summed, into the sink's histogram. */
 void cpu_scopes_fold (const cpu_scopes *scopes, int kind, gh_method method, gh_run_sink *sink,
-                      int thread, int threads);
+                      int histogram, int thread, int threads);
 
 #endif /* GPUHIST_CPU_SCOPES_H */

@@ -240,7 +240,15 @@ gh_luminance_fixed_u8 (uint32_t fixed[3][256], gh_luminance rule)
       }
 }
 
-GH_HOST_DEVICE static inline int
+/* GIMP's arithmetic for the luminances the shortcut below leaves, kept out of line so that the
+ * shortcut inlines into the CPU's pixel loops. */
+static __attribute__ ((noinline, cold, unused)) int
+gh_luminance_bin_u8_near_edge (uint32_t r, uint32_t g, uint32_t b, gh_luminance rule)
+{
+  return gh_luminance_bin_u8 (r, g, b, rule);
+}
+
+static inline __attribute__ ((always_inline)) int
 gh_luminance_bin_u8_fixed (const uint32_t fixed[3][256], uint32_t r, uint32_t g, uint32_t b,
                            gh_luminance rule)
 {
@@ -249,7 +257,7 @@ gh_luminance_bin_u8_fixed (const uint32_t fixed[3][256], uint32_t r, uint32_t g,
   const int bin = (int) (sum >> GH_LUMINANCE_FRACTION_BITS) + (fraction > GH_LUMINANCE_HALF);
   /* Near an edge, or past the top (babl's weights add up to a little over 1): GIMP's arithmetic. */
   if (fraction - (GH_LUMINANCE_HALF - GH_LUMINANCE_MARGIN) < 2 * GH_LUMINANCE_MARGIN || bin > 255)
-    return gh_luminance_bin_u8 (r, g, b, rule);
+    return gh_luminance_bin_u8_near_edge (r, g, b, rule);
   return bin;
 }
 

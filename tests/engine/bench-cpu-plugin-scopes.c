@@ -8,8 +8,9 @@
  * derived Value and Luminance, in strips of the plug-in's size (two staging buffers of 8 MiB),
  * FASTEST counted once.  Prints the median wall time of the histogram alone, of the histogram
  * with a waveform of 1024 columns of every channel and the vectorscope, and of each scope alone,
- * each with the median time gh_run_finish took (the count's tail after the last strip):
- * "<what> <median ms> tail <median ms>" lines. */
+ * each with the median time gh_run_finish took (the count's tail after the last strip) and the
+ * median CPU time of the process's threads (the copies and the count; steadier than the wall
+ * clock on a shared machine): "<what> <median ms> tail <median ms> cpu <median ms>" lines. */
 #include "gpuhist.h"
 
 #include <stdio.h>
@@ -22,11 +23,17 @@
 #define PLUGIN_TABLE_BUDGET ((size_t) 256 << 20)
 
 static double
-now_ms (void)
+clock_ms (clockid_t clock)
 {
   struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
+  clock_gettime (clock, &t);
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static double
+now_ms (void)
+{
+  return clock_ms (CLOCK_MONOTONIC);
 }
 
 static int
@@ -103,15 +110,19 @@ print_runs (const char *what, gh_engine *engine, const gh_run_spec *spec, const 
 {
   double *times = calloc ((size_t) repetitions, sizeof *times);
   double *tails = calloc ((size_t) repetitions, sizeof *tails);
+  double *cpu = calloc ((size_t) repetitions, sizeof *cpu);
   for (int r = 0; r < repetitions; r++)
     {
-      const double start = now_ms ();
+      const double start = now_ms (), cpu_start = clock_ms (CLOCK_PROCESS_CPUTIME_ID);
       tails[r] = run_once (engine, spec, pixels, mask);
       times[r] = now_ms () - start;
+      cpu[r] = clock_ms (CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     }
-  printf ("%s %.2f tail %.2f\n", what, median (times, repetitions), median (tails, repetitions));
+  printf ("%s %.2f tail %.2f cpu %.2f\n", what, median (times, repetitions),
+          median (tails, repetitions), median (cpu, repetitions));
   free (times);
   free (tails);
+  free (cpu);
 }
 
 int
