@@ -17,7 +17,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define FASTEST_COPIES 4
@@ -617,26 +616,6 @@ alloc_level_bins (cpu_run *run)
   return 0;
 }
 
-/* A strip buffer on huge pages where the system lends them (transparent huge pages in
- * "madvise" mode): the fastest waveform walks a strip in column batches, a row apart at each
- * step, and with 4 KiB pages nearly every step missed the TLB (docs/BENCHMARKS.md). */
-static void *
-staging_alloc (size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-  const size_t huge = (size_t) 2 << 20;
-  void *p = NULL;
-  if (bytes < huge)
-    return malloc (bytes);
-  if (posix_memalign (&p, huge, bytes) != 0)
-    return NULL;
-  madvise (p, bytes, MADV_HUGEPAGE); /* advice: without it the buffer still works */
-  return p;
-#else
-  return malloc (bytes);
-#endif
-}
-
 static void *
 cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
 {
@@ -653,9 +632,9 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   run->table_words = (size_t) plan->channels * plan->bins;
   run->copies = plan->bytes_per_sample == 1 ? FASTEST_COPIES : 1;
   const size_t staging_bytes = gh_plan_staging_bytes (plan);
-  run->staging[0] = staging_alloc (staging_bytes);
+  run->staging[0] = gh_large_alloc (staging_bytes);
   /* The second strip buffer only pays when counting overlaps the caller's filling. */
-  run->staging[1] = plan->repetitions == 0 ? staging_alloc (staging_bytes) : NULL;
+  run->staging[1] = plan->repetitions == 0 ? gh_large_alloc (staging_bytes) : NULL;
   run->thread_tables
       = calloc ((size_t) backend->pool.count * run->copies * run->table_words, sizeof (uint32_t));
   run->shared_table = calloc (run->table_words, sizeof (uint32_t));

@@ -135,19 +135,19 @@ alloc_tables (cpu_scopes *s, int kind)
   const int vectorscope = kind == GH_SCOPE_VECTORSCOPE;
   if (wants (&s->plan, GH_METHOD_PRIVATIZED)
       || (fastest && vectorscope && !narrow_vectorscope (&s->plan)))
-    if (!(s->own[kind] = malloc (threads * cells * sizeof (uint64_t))))
+    if (!(s->own[kind] = gh_large_alloc (threads * cells * sizeof (uint64_t))))
       return -1;
   if (wants (&s->plan, GH_METHOD_GLOBAL_ATOMICS)
-      && !(s->shared[kind] = calloc (cells, sizeof (uint64_t))))
+      && !(s->shared[kind] = gh_large_zeroed (cells, sizeof (uint64_t))))
     return -1;
   /* not calloc: the batched waveform's 64-bit table is cleared only when it is used */
-  if (fastest && !vectorscope && !(s->stripes = malloc (cells * sizeof (uint64_t))))
+  if (fastest && !vectorscope && !(s->stripes = gh_large_alloc (cells * sizeof (uint64_t))))
     return -1;
   if (fastest && !vectorscope && batched_waveform (s)
-      && !(s->narrow_columns = malloc (cells * sizeof (uint32_t))))
+      && !(s->narrow_columns = gh_large_alloc (cells * sizeof (uint32_t))))
     return -1;
   if (fastest && vectorscope && narrow_vectorscope (&s->plan)
-      && !(s->narrow = malloc (threads * NARROW_COPIES * cells * sizeof (uint32_t))))
+      && !(s->narrow = gh_large_alloc (threads * NARROW_COPIES * cells * sizeof (uint32_t))))
     return -1;
   return 0;
 }

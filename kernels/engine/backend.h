@@ -133,6 +133,15 @@ extern "C"
   extern const gh_backend_ops gh_simulated_gpu_ops;
 
   /* Shared helpers. */
+  /* Host memory for tables and buffers of megabytes, freed with free (): on huge pages where the
+   * system lends them (transparent huge pages in "madvise" mode), so that a run's first touch of
+   * its tables costs a fault every 2 MiB rather than every 4 KiB (the plug-in maps every large
+   * block afresh for each run: docs/BENCHMARKS.md), and a table walked a row apart misses the
+   * TLB less.  gh_large_zeroed: n zeroed cells of `size` bytes, written rather than left to
+   * calloc, whose zero page costs a fault and a flush of every thread's TLB a page at the first
+   * read-modify-write; NULL when the size overflows or memory ran out. */
+  void *gh_large_alloc (size_t bytes);
+  void *gh_large_zeroed (size_t n, size_t size);
   void gh_error_set (gh_error *error, gh_status status, const char *format, ...)
 #ifdef __GNUC__
       __attribute__ ((format (printf, 3, 4)))

@@ -214,25 +214,6 @@ check_scope_sizes (const gh_run_plan *plan, size_t budget, gh_error *error)
   return GH_OK;
 }
 
-/* memset called through a pointer the compiler cannot see through, so that it does not turn
- * malloc and memset back into calloc (zeroed_table). */
-static void *(*volatile clear_bytes) (void *, int, size_t) = memset;
-
-/* n zeroed cells of `size` bytes, written here rather than left to calloc: a backend's first
- * read-modify-write of calloc's untouched pages maps each to the zero page and then copies it,
- * a fault and a flush of every thread's TLB a page, which cost more than counting the scopes'
- * tables (docs/BENCHMARKS.md). */
-static void *
-zeroed_table (size_t n, size_t size)
-{
-  if (n > SIZE_MAX / size)
-    return NULL;
-  void *table = malloc (n * size);
-  if (table)
-    clear_bytes (table, 0, n * size);
-  return table;
-}
-
 /* One table of n cells for each method of the plan: 64-bit counts, or 128-bit sums for weighted
  * runs, and the repetitions' times; 0 or -1 (no memory). */
 static int
@@ -245,10 +226,10 @@ alloc_tables (const gh_run_plan *plan, size_t n, uint64_t **counts, gh_u128 **we
         continue;
       if (m != GH_METHOD_READ_ONLY && gh_plan_weighted (plan))
         {
-          if (!(weighted[m] = zeroed_table (n, sizeof (gh_u128))))
+          if (!(weighted[m] = gh_large_zeroed (n, sizeof (gh_u128))))
             return -1;
         }
-      else if (m != GH_METHOD_READ_ONLY && !(counts[m] = zeroed_table (n, sizeof (uint64_t))))
+      else if (m != GH_METHOD_READ_ONLY && !(counts[m] = gh_large_zeroed (n, sizeof (uint64_t))))
         return -1;
       if (plan->repetitions > 0
           && !(rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double))))
@@ -474,7 +455,7 @@ take_table (const gh_run *run, const method_tables *t, int chosen, uint64_t **co
       if (chosen >= 0)
         t->counts[chosen] = NULL;
     }
-  *values = malloc ((n ? n : 1) * sizeof (double));
+  *values = gh_large_alloc ((n ? n : 1) * sizeof (double));
   if ((weighted ? (void *) *numerators : (void *) *counts) == NULL || !*values)
     {
       gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");

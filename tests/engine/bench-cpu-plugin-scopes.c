@@ -11,51 +11,18 @@
  * each with the median time gh_run_finish took (the count's tail after the last strip) and the
  * median CPU time of the process's threads (the copies and the count; steadier than the wall
  * clock on a shared machine): "<what> <median ms> tail <median ms> cpu <median ms>" lines. */
+#include "bench-util.h"
 #include "gpuhist.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The plug-in's staging (plugin/run/stream.h, engine-keeper.c): two strips of 8 MiB. */
 #define PLUGIN_MEMORY_BUDGET ((size_t) 16 << 20)
 #define PLUGIN_TABLE_BUDGET ((size_t) 256 << 20)
-
-static double
-clock_ms (clockid_t clock)
-{
-  struct timespec t;
-  clock_gettime (clock, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static double
-now_ms (void)
-{
-  return clock_ms (CLOCK_MONOTONIC);
-}
-
-static int
-compare (const void *a, const void *b)
-{
-  const double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static uint8_t *
-read_file (const char *path, size_t size)
-{
-  uint8_t *bytes = malloc (size);
-  FILE *in = fopen (path, "rb");
-  if (!bytes || !in || fread (bytes, 1, size, in) != size)
-    {
-      fprintf (stderr, "bench-cpu-plugin-scopes: cannot read %zu bytes from %s\n", size, path);
-      exit (1);
-    }
-  fclose (in);
-  return bytes;
-}
+#define PLUGIN_LARGE_BLOCK_BYTES (256 << 10)
 
 /* One run strip by strip, as plugin/run/stream.c submits them; returns gh_run_finish's time. */
 static double
@@ -86,22 +53,15 @@ run_once (gh_engine *engine, const gh_run_spec *spec, const uint8_t *pixels, con
       y += rows;
     }
   memset (&result, 0, sizeof result);
-  const double start = now_ms ();
+  const double start = bench_now_ms ();
   if (gh_run_finish (run, &result, &error) != GH_OK)
     {
       fprintf (stderr, "bench-cpu-plugin-scopes: %s\n", error.message);
       exit (1);
     }
-  const double tail = now_ms () - start;
+  const double tail = bench_now_ms () - start;
   gh_result_clear (&result);
   return tail;
-}
-
-static double
-median (double *times, int n)
-{
-  qsort (times, (size_t) n, sizeof *times, compare);
-  return times[n / 2];
 }
 
 static void
@@ -113,13 +73,13 @@ print_runs (const char *what, gh_engine *engine, const gh_run_spec *spec, const 
   double *cpu = calloc ((size_t) repetitions, sizeof *cpu);
   for (int r = 0; r < repetitions; r++)
     {
-      const double start = now_ms (), cpu_start = clock_ms (CLOCK_PROCESS_CPUTIME_ID);
+      const double start = bench_now_ms (), cpu_start = bench_clock_ms (CLOCK_PROCESS_CPUTIME_ID);
       tails[r] = run_once (engine, spec, pixels, mask);
-      times[r] = now_ms () - start;
-      cpu[r] = clock_ms (CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
+      times[r] = bench_now_ms () - start;
+      cpu[r] = bench_clock_ms (CLOCK_PROCESS_CPUTIME_ID) - cpu_start;
     }
-  printf ("%s %.2f tail %.2f cpu %.2f\n", what, median (times, repetitions),
-          median (tails, repetitions), median (cpu, repetitions));
+  printf ("%s %.2f tail %.2f cpu %.2f\n", what, bench_median (times, repetitions),
+          bench_median (tails, repetitions), bench_median (cpu, repetitions));
   free (times);
   free (tails);
   free (cpu);
@@ -134,10 +94,15 @@ main (int argc, char **argv)
                        "REPETITIONS\n");
       return 2;
     }
+  /* as the plug-in (plugin/run/flow.c): every large table a fresh mapping, so that each run pays
+   * for the pages it touches as the plug-in's runs do */
+  mallopt (M_MMAP_THRESHOLD, PLUGIN_LARGE_BLOCK_BYTES);
   const int width = atoi (argv[1]), height = atoi (argv[2]), threads = atoi (argv[5]);
   const int repetitions = atoi (argv[6]);
-  const uint8_t *pixels = read_file (argv[3], (size_t) width * height * 4);
-  const uint8_t *mask = read_file (argv[4], (size_t) width * height);
+  const uint8_t *pixels
+      = bench_read_file ("bench-cpu-plugin-scopes", argv[3], (size_t) width * height * 4);
+  const uint8_t *mask
+      = bench_read_file ("bench-cpu-plugin-scopes", argv[4], (size_t) width * height);
 
   gh_options options;
   gh_options_init (&options);

@@ -7,19 +7,8 @@
  * each table (medians of REPETITIONS): the histogram alone; the histogram with a waveform of
  * 1024 columns (R, G, B) and the vectorscope; and the whole run's wall time of each, counted
  * once as the plug-in counts (no repetitions).  Prints "<what> <median ms>" lines. */
+#include "bench-util.h"
 #include "gpuhist.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-static double
-now_ms (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 static gh_engine *
 engine_for (int threads, int repetitions)
@@ -35,13 +24,6 @@ engine_for (int threads, int repetitions)
   return gh_engine_new (&options, &error);
 }
 
-static int
-compare (const void *a, const void *b)
-{
-  const double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
 /* The median wall time of the whole run, counted once as the plug-in does. */
 static double
 whole_run_ms (const gh_run_spec *spec, const uint8_t *pixels, int threads, int repetitions)
@@ -52,7 +34,7 @@ whole_run_ms (const gh_run_spec *spec, const uint8_t *pixels, int threads, int r
     {
       gh_result result;
       gh_error error;
-      const double start = now_ms ();
+      const double start = bench_now_ms ();
       if (gh_histogram_spec (engine, spec, pixels, (size_t) spec->width * 3, NULL, 0, &result,
                              &error)
           != GH_OK)
@@ -60,11 +42,10 @@ whole_run_ms (const gh_run_spec *spec, const uint8_t *pixels, int threads, int r
           fprintf (stderr, "bench-cpu-scopes: %s\n", error.message);
           exit (1);
         }
-      times[r] = now_ms () - start;
+      times[r] = bench_now_ms () - start;
       gh_result_clear (&result);
     }
-  qsort (times, (size_t) repetitions, sizeof *times, compare);
-  const double median = times[repetitions / 2];
+  const double median = bench_median (times, repetitions);
   free (times);
   gh_engine_free (engine);
   return median;
@@ -81,14 +62,7 @@ main (int argc, char **argv)
   const int width = atoi (argv[1]), height = atoi (argv[2]), threads = atoi (argv[4]);
   const int repetitions = atoi (argv[5]);
   const size_t size = (size_t) width * height * 3;
-  uint8_t *pixels = malloc (size);
-  FILE *in = fopen (argv[3], "rb");
-  if (!pixels || !in || fread (pixels, 1, size, in) != size)
-    {
-      fprintf (stderr, "bench-cpu-scopes: cannot read %zu bytes from %s\n", size, argv[3]);
-      return 1;
-    }
-  fclose (in);
+  uint8_t *pixels = bench_read_file ("bench-cpu-scopes", argv[3], size);
   gh_run_spec spec;
   gh_run_spec_init (&spec, width, height, 3, 1);
   printf ("histogram-run %.2f\n", whole_run_ms (&spec, pixels, threads, repetitions));

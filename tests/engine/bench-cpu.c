@@ -6,26 +6,13 @@
  *
  * RGBA_FILE holds WIDTH x HEIGHT packed 8-bit RGBA pixels, COVERAGE_FILE one byte a pixel.
  * Prints one line a run: "<run> <method> <median ms> <min ms> <bytes>". */
+#include "bench-util.h"
 #include "gpuhist.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint8_t *
-read_file (const char *path, size_t size)
-{
-  FILE *in = fopen (path, "rb");
-  uint8_t *data = malloc (size);
-  if (!in || !data || fread (data, 1, size, in) != size)
-    {
-      fprintf (stderr, "bench-cpu: cannot read %zu bytes from %s\n", size, path);
-      exit (1);
-    }
-  fclose (in);
-  return data;
-}
 
 static void
 time_run (const char *name, const gh_run_spec *spec, const uint8_t *pixels, const uint8_t *coverage,
@@ -67,8 +54,8 @@ main (int argc, char **argv)
   const int width = atoi (argv[1]), height = atoi (argv[2]);
   const int threads = atoi (argv[5]), repetitions = atoi (argv[6]);
   const size_t pixels = (size_t) width * (size_t) height;
-  uint8_t *rgba = read_file (argv[3], pixels * 4);
-  uint8_t *coverage = read_file (argv[4], pixels);
+  uint8_t *rgba = bench_read_file ("bench-cpu", argv[3], pixels * 4);
+  uint8_t *coverage = bench_read_file ("bench-cpu", argv[4], pixels);
 
   gh_run_spec spec;
   gh_run_spec_init (&spec, width, height, 4, 1);
