@@ -384,9 +384,7 @@ row_cells (const cpu_scopes *s, const uint8_t *row, size_t x0, size_t x1, int la
     }
 }
 
-/* A batch's row and what the row loop is built for: `channels`, `every_sample` (the waveform's
- * tables are the sample channels, no others), `vectorscope` and `weighted` are constants in each
- * instance of count_row_u8, so that its branches on them fold away. */
+/* A row of a batch: its pixels, its coverage values and the batch's pixels in it, [x0, x1). */
 typedef struct
 {
   const uint8_t *row;
@@ -397,7 +395,9 @@ typedef struct
 /* Row pixels [x0, x1) into the 32-bit tables.  cell_of_x gives each pixel its column's first cell,
  * so that one loop runs over the batch's pixels, without a loop a column whose short and varying
  * count mispredicts its exit.  A pixel adds its weight w = m * a (gh_run_plan) to its colour
- * bins, value and luminance, and m * 255 to its alpha bin. */
+ * bins, value and luminance, and m * 255 to its alpha bin.  `channels`, `every_sample` (the
+ * waveform's tables are the sample channels, no others), `vectorscope` and `weighted` are
+ * constants in each instance, so that the branches on them fold away. */
 static inline __attribute__ ((always_inline)) void
 count_row_u8 (const cpu_scopes *s, const batch_row *r, const int *offset, uint32_t *tables,
               const batch_extras *extras, const int channels, const int every_sample,
