@@ -361,9 +361,11 @@ gpuhist_strip_fetch_read_band (GpuhistStream *stream, int y, int limit, uint8_t 
   Slot *slot;
   int rows;
   gboolean ok;
+  gint64 start = g_get_monotonic_time ();
 
   g_mutex_lock (&f->lock);
   slot = wait_for (f, y, error);
+  f->times.waited_us += g_get_monotonic_time () - start;
   g_mutex_unlock (&f->lock);
   if (slot == NULL)
     return 0;

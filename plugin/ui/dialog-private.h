@@ -107,6 +107,7 @@ struct GpuhistDialog
   gboolean count_again;          /* a change came while a count ran: count once it has stopped */
   gboolean image_gone;           /* the image was closed: nothing is followed any more */
   GpuhistFetchTimes fetch_times; /* the last count's fetch on the main thread */
+  gint64 worker_at_us;           /* when the last count's worker started (monotonic) */
   gint64 counted_at_us;          /* when the last count's worker ended (monotonic) */
 
   /* dialog-bench.c, with GPUHIST_DIALOG_BENCH only. */

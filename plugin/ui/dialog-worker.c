@@ -77,6 +77,7 @@ worker (GTask *task, gpointer source_object, gpointer task_data, GCancellable *c
 
   (void) source_object;
   (void) cancellable;
+  d->worker_at_us = g_get_monotonic_time ();
   if (d->job == GPUHIST_JOB_MEASURE)
     {
       GpuhistMonitor monitor = { monitor_progress, monitor_cancelled, d };
