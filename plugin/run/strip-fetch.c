@@ -58,10 +58,11 @@ struct GpuhistStripFetch
   GMutex lock; /* guards what follows */
   GCond changed;
   Slot slots[N_SLOTS];
-  int next_y;       /* the next band to fetch */
-  guint generation; /* bumped when the worker starts again from another row */
-  guint idle_id;    /* 0 while the main thread has nothing to fetch */
-  GError *error;    /* why the main thread stopped */
+  int next_y;        /* the next band to fetch */
+  guint generation;  /* bumped when the worker starts again from another row */
+  guint idle_id;     /* 0 while the main thread has nothing to fetch */
+  gint64 starved_at; /* when it last found no free band; 0 while it has one */
+  GError *error;     /* why the main thread stopped */
   GpuhistFetchTimes times;
 };
 
@@ -80,6 +81,9 @@ wake_fetcher (GpuhistStripFetch *f)
 {
   if (f->idle_id == 0 && f->error == NULL)
     f->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, dispatch, f, NULL);
+  if (f->starved_at != 0)
+    f->times.starved_us += g_get_monotonic_time () - f->starved_at;
+  f->starved_at = 0;
 }
 
 /* The next piece of the slot's band: the rest of its tile row from done_x, piece_columns wide,
@@ -232,10 +236,15 @@ dispatch (gpointer data)
       g_mutex_lock (&f->lock);
       more = next_piece (f, &piece);
       if (!more)
-        f->idle_id = 0;
+        {
+          f->idle_id = 0;
+          f->starved_at = f->next_y < area_end (f) ? now : 0;
+        }
       g_mutex_unlock (&f->lock);
       if (!more)
         break;
+      if (f->times.first_at_us == 0)
+        f->times.first_at_us = before;
       fetch_piece (f, &piece);
       now = g_get_monotonic_time ();
       adapt_piece (f, &piece, now - before);
