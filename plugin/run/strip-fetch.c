@@ -105,6 +105,18 @@ piece_rect (const GpuhistStripFetch *f, const Slot *slot)
   return (GeglRectangle){ x, y, end - x, rows };
 }
 
+/* The rows of the next band: a strip's, but the last bands halve down to a tile row, so that
+ * what the worker counts after the last piece came in is little. */
+static int
+band_rows (const GpuhistStripFetch *f)
+{
+  int left = area_end (f) - f->next_y;
+
+  if (left >= 2 * f->stream.strip_rows)
+    return f->stream.strip_rows;
+  return MIN (left, MAX (left / 2, f->stream.tile_height));
+}
+
 /* With the lock held: the next piece to fetch, starting a band in a free slot when none is being
  * filled; FALSE when there is nothing to fetch now. */
 static gboolean
@@ -121,9 +133,8 @@ next_piece (GpuhistStripFetch *f, Piece *piece)
         slot = &f->slots[i];
         slot->state = SLOT_FILLING;
         slot->y = f->next_y;
-        slot->rows
-            = gpuhist_band_rows (f->next_y, MIN (f->stream.strip_rows, area_end (f) - f->next_y),
-                                 f->stream.tile_height, f->stream.shift_y);
+        slot->rows = gpuhist_band_rows (f->next_y, band_rows (f), f->stream.tile_height,
+                                        f->stream.shift_y);
         slot->done_x = slot->done_y = slot->read_rows = 0;
         slot->fetch_us = 0;
         f->next_y += slot->rows;
