@@ -58,10 +58,11 @@ struct GpuhistStripFetch
   GMutex lock; /* guards what follows */
   GCond changed;
   Slot slots[N_SLOTS];
-  int next_y;       /* the next band to fetch */
-  guint generation; /* bumped when the worker starts again from another row */
-  guint idle_id;    /* 0 while the main thread has nothing to fetch */
-  GError *error;    /* why the main thread stopped */
+  int next_y;        /* the next band to fetch */
+  guint generation;  /* bumped when the worker starts again from another row */
+  guint idle_id;     /* 0 while the main thread has nothing to fetch */
+  gint64 starved_at; /* when it last found no free band; 0 while it has one */
+  GError *error;     /* why the main thread stopped */
   GpuhistFetchTimes times;
 };
 
@@ -80,6 +81,9 @@ wake_fetcher (GpuhistStripFetch *f)
 {
   if (f->idle_id == 0 && f->error == NULL)
     f->idle_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, dispatch, f, NULL);
+  if (f->starved_at != 0)
+    f->times.starved_us += g_get_monotonic_time () - f->starved_at;
+  f->starved_at = 0;
 }
 
 /* The next piece of the slot's band: the rest of its tile row from done_x, piece_columns wide,
@@ -101,6 +105,18 @@ piece_rect (const GpuhistStripFetch *f, const Slot *slot)
   return (GeglRectangle){ x, y, end - x, rows };
 }
 
+/* The rows of the next band: a strip's, but the last bands halve down to a tile row, so that
+ * what the worker counts after the last piece came in is little. */
+static int
+band_rows (const GpuhistStripFetch *f)
+{
+  int left = area_end (f) - f->next_y;
+
+  if (left >= 2 * f->stream.strip_rows)
+    return f->stream.strip_rows;
+  return MIN (left, MAX (left / 2, f->stream.tile_height));
+}
+
 /* With the lock held: the next piece to fetch, starting a band in a free slot when none is being
  * filled; FALSE when there is nothing to fetch now. */
 static gboolean
@@ -117,9 +133,8 @@ next_piece (GpuhistStripFetch *f, Piece *piece)
         slot = &f->slots[i];
         slot->state = SLOT_FILLING;
         slot->y = f->next_y;
-        slot->rows
-            = gpuhist_band_rows (f->next_y, MIN (f->stream.strip_rows, area_end (f) - f->next_y),
-                                 f->stream.tile_height, f->stream.shift_y);
+        slot->rows = gpuhist_band_rows (f->next_y, band_rows (f), f->stream.tile_height,
+                                        f->stream.shift_y);
         slot->done_x = slot->done_y = slot->read_rows = 0;
         slot->fetch_us = 0;
         f->next_y += slot->rows;
@@ -232,10 +247,15 @@ dispatch (gpointer data)
       g_mutex_lock (&f->lock);
       more = next_piece (f, &piece);
       if (!more)
-        f->idle_id = 0;
+        {
+          f->idle_id = 0;
+          f->starved_at = f->next_y < area_end (f) ? now : 0;
+        }
       g_mutex_unlock (&f->lock);
       if (!more)
         break;
+      if (f->times.first_at_us == 0)
+        f->times.first_at_us = before;
       fetch_piece (f, &piece);
       now = g_get_monotonic_time ();
       adapt_piece (f, &piece, now - before);
@@ -361,9 +381,11 @@ gpuhist_strip_fetch_read_band (GpuhistStream *stream, int y, int limit, uint8_t 
   Slot *slot;
   int rows;
   gboolean ok;
+  gint64 start = g_get_monotonic_time ();
 
   g_mutex_lock (&f->lock);
   slot = wait_for (f, y, error);
+  f->times.waited_us += g_get_monotonic_time () - start;
   g_mutex_unlock (&f->lock);
   if (slot == NULL)
     return 0;

@@ -51,6 +51,9 @@ typedef struct
   gint64 longest_us;       /* the longest dispatch */
   gint64 busy_us;          /* all dispatches together */
   gint64 last_piece_at_us; /* g_get_monotonic_time () when the last piece came in; 0 for none */
+  gint64 waited_us;        /* the worker waiting for bands: the rest of its time is its own */
+  gint64 starved_us;       /* the main thread with no free band to fetch into */
+  gint64 first_at_us;      /* when the first piece was asked for */
 } GpuhistFetchTimes;
 
 GpuhistFetchTimes gpuhist_strip_fetch_times (const GpuhistStripFetch *fetch);

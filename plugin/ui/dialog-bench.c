@@ -8,7 +8,12 @@
  *   count N ok|failed ms=<count> gap_ms=<longest gap> slice_ms=<longest fetch slice>
  *         copy_ms=<GIMP copying what is counted> fetching_ms=<all fetch slices together>
  *         fetched_ms=<the count's start to its last piece fetched>
- *         counted_ms=<the count's start to the worker's end> poll_ms=<longest poll during it>
+ *         counted_ms=<the count's start to the worker's end>
+ *         own_ms=<the worker's own time: its start to its end less its waits for bands>
+ *         first_ms=<the count's start to its first piece asked for>
+ *         starved_ms=<the main thread waiting for the worker to free a band>
+ *         finish_ms=<the engine's finish after the last band>
+ *         poll_ms=<longest poll during it>
  *         rss_kb=<now> hwm_kb=<peak> shown_us=<wall clock when the tables were filled>
  *         gpu=<1 when the table shown was counted on the GPU, else 0>
  *
@@ -108,13 +113,18 @@ gpuhist_dialog_bench_job_finished (GpuhistDialog *d, gboolean ok)
   memory_kb (&rss, &hwm);
   line = g_strdup_printf (
       "count %d %s ms=%.1f gap_ms=%.1f slice_ms=%.1f copy_ms=%.1f fetching_ms=%.1f "
-      "fetched_ms=%.1f counted_ms=%.1f poll_ms=%.1f rss_kb=%ld hwm_kb=%ld "
+      "fetched_ms=%.1f counted_ms=%.1f own_ms=%.1f first_ms=%.1f starved_ms=%.1f finish_ms=%.1f "
+      "poll_ms=%.1f "
+      "rss_kb=%ld hwm_kb=%ld "
       "shown_us=%" G_GINT64_FORMAT " gpu=%d\n",
       ++d->bench_counts, ok ? "ok" : "failed", since_start_ms (d, g_get_monotonic_time ()),
       MAX (0, d->bench_longest_gap_us - TICK_MS * 1000) / 1000.0,
       d->fetch_times.longest_us / 1000.0, d->open_us / 1000.0, d->fetch_times.busy_us / 1000.0,
       since_start_ms (d, d->fetch_times.last_piece_at_us), since_start_ms (d, d->counted_at_us),
-      d->poll_max_us / 1000.0, rss, hwm, g_get_real_time (), d->params.report->layer.used_gpu != 0);
+      (d->counted_at_us - d->worker_at_us - d->fetch_times.waited_us) / 1000.0,
+      since_start_ms (d, d->fetch_times.first_at_us), d->fetch_times.starved_us / 1000.0,
+      d->params.report->finish_ms, d->poll_max_us / 1000.0, rss, hwm, g_get_real_time (),
+      d->params.report->layer.used_gpu != 0);
   append (line);
   g_free (line);
   return d->bench_repeats_left > 0 && --d->bench_repeats_left > 0;

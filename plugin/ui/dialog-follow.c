@@ -5,9 +5,13 @@
  * the image's signature (watch.h: the active drawable, its size, offsets and type, small
  * thumbnails of it and of the selection, or of the image for the visible image) and compares it
  * with the last.  As GIMP's own Histogram dockable does (app/widgets/gimphistogrameditor.c), a
- * change restarts a DEBOUNCE_MS timer and the count starts when it fires, so that a stroke or a
- * drag counts once at its end; a change while a count runs cancels it and counts again.  The
- * dialog never changes the image: it reads copies that GIMP makes (dialog.h, open_source). */
+ * change is shown only once DEBOUNCE_MS have passed without another, so that a stroke or a drag
+ * shows once at its end.  A plug-in sees a change only at a poll, when it may be up to POLL_MS
+ * old, so the count starts at once, while the debounce runs (from the poll's start), and a
+ * count that ends first is held until then (dialog-worker.c); the debounce ends with one more
+ * look at the image: a change then cancels the count, and counting again waits for a quiet
+ * DEBOUNCE_MS.  A change while a count runs cancels it and counts again.  The dialog never
+ * changes the image: it reads copies that GIMP makes (dialog.h, open_source). */
 #include <glib/gi18n-lib.h>
 
 #include "dialog-private.h"
@@ -42,35 +46,14 @@ gpuhist_dialog_set_stale (GpuhistDialog *d, gboolean stale)
     gtk_widget_hide (d->stale);
 }
 
-static gboolean
-debounced (gpointer data)
-{
-  GpuhistDialog *d = data;
-
-  d->debounce_source = 0;
-  gpuhist_dialog_count (d, TRUE);
-  return G_SOURCE_REMOVE;
-}
-
-/* A change: the tables are out of date from now on, and counted again DEBOUNCE_MS after the last
- * change. */
-static void
-changed (GpuhistDialog *d)
-{
-  gpuhist_dialog_set_stale (d, TRUE);
-  if (d->debounce_source != 0)
-    g_source_remove (d->debounce_source);
-  d->debounce_source = g_timeout_add (DEBOUNCE_MS, debounced, d);
-}
-
 static GBytes *
 signature (GpuhistDialog *d)
 {
   return d->params.signature (d->params.settings->source, d->params.signature_data);
 }
 
-/* Compares a poll's signature (taken) with the last one; a change is kept and acted on.
- * Returns whether the image changed. */
+/* Compares a poll's signature (taken) with the last one and keeps it.  Returns whether the
+ * image changed. */
 static gboolean
 note_signature (GpuhistDialog *d, GBytes *now)
 {
@@ -82,8 +65,83 @@ note_signature (GpuhistDialog *d, GBytes *now)
   g_clear_pointer (&d->seen, g_bytes_unref);
   d->seen = now;
   gpuhist_dialog_bench_change_seen ();
-  changed (d);
   return TRUE;
+}
+
+static gboolean settled (gpointer data);
+
+/* The debounce: DEBOUNCE_MS from `since` (monotonic), when the image was last seen changed. */
+static void
+settle_from (GpuhistDialog *d, gint64 since)
+{
+  gint64 gone_ms = (g_get_monotonic_time () - since) / 1000;
+
+  if (d->debounce_source != 0)
+    g_source_remove (d->debounce_source);
+  d->debounce_source
+      = g_timeout_add ((guint) CLAMP (DEBOUNCE_MS - gone_ms, 0, DEBOUNCE_MS), settled, d);
+}
+
+/* The debounce's end: the image still as the count read it shows the count; a change since
+ * drops it and waits for quiet again. */
+static gboolean
+settled (gpointer data)
+{
+  GpuhistDialog *d = data;
+  gint64 start = g_get_monotonic_time ();
+  GBytes *now = signature (d);
+
+  d->debounce_source = 0;
+  if (now == NULL)
+    {
+      gpuhist_dialog_follow_stop (d);
+      return G_SOURCE_REMOVE;
+    }
+  if (note_signature (d, now))
+    {
+      gpuhist_dialog_drop_held (d);
+      if (d->job == GPUHIST_JOB_MEASURE && d->job_automatic)
+        {
+          d->count_again = FALSE;
+          g_cancellable_cancel (d->cancellable);
+        }
+      settle_from (d, start);
+    }
+  else if (!gpuhist_dialog_show_held (d) && d->job == GPUHIST_JOB_NONE)
+    gpuhist_dialog_count (d, TRUE); /* after a change that cancelled the count */
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+gpuhist_dialog_follow_settling (GpuhistDialog *d)
+{
+  return d->debounce_source != 0;
+}
+
+void
+gpuhist_dialog_follow_forget_change (GpuhistDialog *d)
+{
+  if (d->debounce_source != 0)
+    g_source_remove (d->debounce_source);
+  d->debounce_source = 0;
+}
+
+/* A change seen at `since`: the tables are out of date from now on, and what follows shows only
+ * after the debounce. */
+static void
+noticed (GpuhistDialog *d, gint64 since)
+{
+  gpuhist_dialog_set_stale (d, TRUE);
+  gpuhist_dialog_drop_held (d);
+  settle_from (d, since);
+}
+
+/* ... and counted at once. */
+static void
+changed (GpuhistDialog *d, gint64 since)
+{
+  noticed (d, since);
+  gpuhist_dialog_count (d, TRUE);
 }
 
 static gboolean
@@ -102,7 +160,10 @@ poll (gpointer data)
       return G_SOURCE_REMOVE;
     }
   if (note_signature (d, now))
-    cost = 0;
+    {
+      changed (d, start);
+      cost = 0;
+    }
   schedule_poll (d, cost);
   return G_SOURCE_REMOVE;
 }
@@ -112,13 +173,18 @@ poll (gpointer data)
 gboolean
 gpuhist_dialog_follow_outdated (GpuhistDialog *d)
 {
+  gint64 start = g_get_monotonic_time ();
   GBytes *now;
 
   if (d->debounce_source != 0)
     return TRUE;
   if (d->poll_source == 0 || d->seen == NULL || (now = signature (d)) == NULL)
     return FALSE; /* not following, or the image is gone: the next poll says so */
-  return note_signature (d, now);
+  if (!note_signature (d, now))
+    return FALSE;
+  noticed (d, start);
+  d->count_again = TRUE;
+  return TRUE;
 }
 
 void
@@ -142,6 +208,10 @@ gpuhist_dialog_follow_stop (GpuhistDialog *d)
     g_source_remove (d->debounce_source);
   d->poll_source = d->debounce_source = 0;
   g_clear_pointer (&d->seen, g_bytes_unref);
+  if (d->closing)
+    gpuhist_dialog_drop_held (d);
+  else
+    gpuhist_dialog_show_held (d); /* a whole count, of the image as last seen */
   if (d->closing || d->image_gone || gpuhist_dialog_image_open (d))
     return;
   d->image_gone = TRUE;
@@ -163,7 +233,7 @@ gpuhist_dialog_follow_toggled (GtkToggleButton *toggle, gpointer data)
       return;
     }
   gpuhist_dialog_follow_start (d);
-  changed (d); /* what changed while it was off is counted now */
+  changed (d, g_get_monotonic_time ()); /* what changed while it was off is counted now */
 }
 
 void
@@ -179,6 +249,6 @@ gpuhist_dialog_choice_changed (GtkComboBox *combo, gpointer data)
       /* Another source has another signature: compare from the next poll on. */
       g_clear_pointer (&d->seen, g_bytes_unref);
       d->seen = signature (d);
-      changed (d);
+      changed (d, g_get_monotonic_time ());
     }
 }

@@ -103,10 +103,12 @@ struct GpuhistDialog
   /* Following (dialog-follow.c). */
   guint poll_source;
   guint debounce_source;
-  GBytes *seen;                  /* the signature last polled */
-  gboolean count_again;          /* a change came while a count ran: count once it has stopped */
-  gboolean image_gone;           /* the image was closed: nothing is followed any more */
+  GBytes *seen;         /* the signature last polled */
+  gboolean count_again; /* a change came while a count ran: count once it has stopped */
+  gboolean held;        /* job_report is a whole count of following's, waiting for the debounce */
+  gboolean image_gone;  /* the image was closed: nothing is followed any more */
   GpuhistFetchTimes fetch_times; /* the last count's fetch on the main thread */
+  gint64 worker_at_us;           /* when the last count's worker started (monotonic) */
   gint64 counted_at_us;          /* when the last count's worker ended (monotonic) */
 
   /* dialog-bench.c, with GPUHIST_DIALOG_BENCH only. */
@@ -160,6 +162,10 @@ void gpuhist_dialog_compare_clicked (GtkButton *button, gpointer data);
 void gpuhist_dialog_count (GpuhistDialog *d, gboolean automatic);
 /* Cancels the running job, if any, and waits for it, keeping the main loop alive. */
 void gpuhist_dialog_stop_job (GpuhistDialog *d);
+/* A count of following's that ended while its change waited for the debounce is held until the
+ * debounce ends: _show_held shows it (FALSE when none is held), _drop_held forgets it. */
+gboolean gpuhist_dialog_show_held (GpuhistDialog *d);
+void gpuhist_dialog_drop_held (GpuhistDialog *d);
 gboolean gpuhist_dialog_image_open (GpuhistDialog *d);
 
 /* dialog-bench.c: nothing unless GPUHIST_DIALOG_BENCH names a file.  job_finished returns
@@ -171,9 +177,14 @@ void gpuhist_dialog_bench_change_seen (void);
 /* dialog-follow.c */
 void gpuhist_dialog_follow_start (GpuhistDialog *d);
 void gpuhist_dialog_follow_stop (GpuhistDialog *d);
-/* When a count has ended: TRUE when the image changed since the last poll or a count after a
- * change is waiting for its debounce, so that the new tables are out of date already. */
+/* When a count has ended: TRUE when the image changed since the last poll (then count_again is
+ * set: the caller counts again) or a change is waiting for its debounce, so that the new tables
+ * are out of date already. */
 gboolean gpuhist_dialog_follow_outdated (GpuhistDialog *d);
+/* Whether a change seen is still waiting for the debounce's quiet; _forget_change stops waiting
+ * (Cancel: the change stays uncounted, the tables out of date, until the next change). */
+gboolean gpuhist_dialog_follow_settling (GpuhistDialog *d);
+void gpuhist_dialog_follow_forget_change (GpuhistDialog *d);
 void gpuhist_dialog_follow_toggled (GtkToggleButton *toggle, gpointer data);
 /* A choice that changes what is counted (bins, weighting, source): counts again when following
  * or when a count runs. */

@@ -77,6 +77,7 @@ worker (GTask *task, gpointer source_object, gpointer task_data, GCancellable *c
 
   (void) source_object;
   (void) cancellable;
+  d->worker_at_us = g_get_monotonic_time ();
   if (d->job == GPUHIST_JOB_MEASURE)
     {
       GpuhistMonitor monitor = { monitor_progress, monitor_cancelled, d };
@@ -209,6 +210,7 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
     d->job_settings.repetitions = 0;
   if (job == GPUHIST_JOB_MEASURE)
     gpuhist_dialog_ask_for_scopes (&d->job_settings, d->job_source);
+  gpuhist_dialog_drop_held (d);
   memset (&d->job_report, 0, sizeof d->job_report);
   d->job_ok = FALSE;
   g_clear_error (&d->job_error);
@@ -240,9 +242,9 @@ start_job (GpuhistDialog *d, GpuhistJobKind job)
 
 /* The job's report replaces the dialog's only when it is whole. */
 static void
-take_job_report (GpuhistDialog *d, gboolean cancelled)
+take_job_report (GpuhistDialog *d, GpuhistJobKind job, gboolean cancelled)
 {
-  if (d->job == GPUHIST_JOB_MEASURE)
+  if (job == GPUHIST_JOB_MEASURE)
     {
       if (d->job_ok && !cancelled)
         {
@@ -277,6 +279,52 @@ say_how_it_went (GpuhistDialog *d, GpuhistJobKind job, gboolean cancelled)
   g_free (message);
 }
 
+/* The job's end on screen: its report when whole, the status line, and what comes next. */
+static void
+show_job (GpuhistDialog *d, GpuhistJobKind job, gboolean cancelled)
+{
+  take_job_report (d, job, cancelled);
+  if (d->closing)
+    return;
+  gpuhist_dialog_update_all (d);
+  gpuhist_dialog_set_busy (d, FALSE);
+  if (gpuhist_dialog_bench_job_finished (d, d->job_ok && !cancelled))
+    d->count_again = TRUE;
+  if (!d->count_again)
+    {
+      gboolean stale = cancelled || !d->job_ok || gpuhist_dialog_follow_outdated (d);
+
+      if (!d->count_again)
+        {
+          gpuhist_dialog_set_stale (d, stale);
+          say_how_it_went (d, job, cancelled);
+          if (!d->job_automatic)
+            gtk_widget_grab_focus (d->rerun_button);
+          return;
+        }
+    }
+  d->count_again = FALSE;
+  gpuhist_dialog_count (d, TRUE);
+}
+
+/* A count of following's that ended before its change's debounce: a whole one waits for the
+ * debounce to show it (dialog-follow.c, settled), any other goes, and a change seen meanwhile
+ * counts again at once. */
+static void
+defer_job (GpuhistDialog *d, gboolean cancelled)
+{
+  gpuhist_dialog_set_busy (d, FALSE);
+  if (d->job_ok && !cancelled && !d->count_again)
+    d->held = TRUE;
+  else
+    take_job_report (d, GPUHIST_JOB_MEASURE, TRUE);
+  if (d->count_again)
+    {
+      d->count_again = FALSE;
+      gpuhist_dialog_count (d, TRUE);
+    }
+}
+
 static void
 job_finished (GObject *source_object, GAsyncResult *result, gpointer data)
 {
@@ -294,29 +342,31 @@ job_finished (GObject *source_object, GAsyncResult *result, gpointer data)
       g_source_remove (d->progress_source);
       d->progress_source = 0;
     }
-  take_job_report (d, cancelled);
   d->job = GPUHIST_JOB_NONE;
-  if (!d->closing)
-    {
-      gpuhist_dialog_update_all (d);
-      gpuhist_dialog_set_busy (d, FALSE);
-      if (gpuhist_dialog_bench_job_finished (d, d->job_ok && !cancelled))
-        d->count_again = TRUE;
-      if (d->count_again)
-        {
-          d->count_again = FALSE;
-          gpuhist_dialog_count (d, TRUE);
-        }
-      else
-        {
-          gpuhist_dialog_set_stale (d,
-                                    cancelled || !d->job_ok || gpuhist_dialog_follow_outdated (d));
-          say_how_it_went (d, job, cancelled);
-          if (!d->job_automatic)
-            gtk_widget_grab_focus (d->rerun_button);
-        }
-    }
+  if (!d->closing && job == GPUHIST_JOB_MEASURE && d->job_automatic
+      && gpuhist_dialog_follow_settling (d))
+    defer_job (d, cancelled);
+  else
+    show_job (d, job, cancelled);
   g_clear_error (&d->job_error);
+}
+
+gboolean
+gpuhist_dialog_show_held (GpuhistDialog *d)
+{
+  if (!d->held)
+    return FALSE;
+  d->held = FALSE;
+  show_job (d, GPUHIST_JOB_MEASURE, FALSE);
+  return TRUE;
+}
+
+void
+gpuhist_dialog_drop_held (GpuhistDialog *d)
+{
+  if (d->held)
+    gpuhist_report_clear (&d->job_report);
+  d->held = FALSE;
 }
 
 void
@@ -337,6 +387,7 @@ gpuhist_dialog_cancel_clicked (GtkButton *button, gpointer data)
 
   (void) button;
   d->count_again = FALSE;
+  gpuhist_dialog_follow_forget_change (d);
   if (d->cancellable != NULL)
     g_cancellable_cancel (d->cancellable);
   gtk_widget_set_sensitive (d->cancel_button, FALSE);
