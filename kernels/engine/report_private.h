@@ -11,9 +11,20 @@
 /* Decimal digits into `to` (no terminating NUL); each returns how many characters it wrote. */
 size_t gh_format_u64 (char *to, uint64_t x);
 size_t gh_format_u128 (char *to, gh_u128 x);
-/* numerator / denominator in pixels: an integer when it is one, else rounded to 6 decimals
- * exactly (integer arithmetic: no double holds every numerator). */
+/* numerator / denominator in pixels: an integer when it is one, else rounded half up to 6
+ * decimals exactly (integer arithmetic: no double holds every numerator). */
 size_t gh_format_weighted (char *to, gh_u128 numerator, uint64_t denominator);
+
+/* The same for many numerators over one denominator: its division prepared once. */
+typedef struct
+{
+  uint64_t denominator;
+  uint64_t inverse; /* floor ((2^64 - 1) / denominator) */
+  int fits;         /* 64-bit arithmetic holds a remainder's millionths */
+} gh_divisor;
+
+void gh_divisor_init (gh_divisor *divisor, uint64_t denominator);
+size_t gh_format_weighted_by (char *to, gh_u128 numerator, const gh_divisor *divisor);
 
 /* {"global_atomics": ..., ...}: each timing of `timing` (GH_N_TIMINGS of them) over the
  * result's bytes, its members on lines indented by indent and two spaces. */

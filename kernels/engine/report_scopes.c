@@ -12,6 +12,7 @@
 typedef struct
 {
   FILE *out;
+  gh_divisor divisor; /* the result's denominator, for weighted cells */
   size_t used;
   char data[BUFFER_SIZE];
 } number_buffer;
@@ -50,8 +51,7 @@ typedef enum
 
 /* Cell i, after a comma unless it is the first of its row. */
 static void
-put_cell (number_buffer *b, const gh_result *result, const gh_scope *scope, cells_form form,
-          size_t i, int first)
+put_cell (number_buffer *b, const gh_scope *scope, cells_form form, size_t i, int first)
 {
   char *to = room (b, GH_NUMBER_SIZE + 3);
   if (!first)
@@ -60,7 +60,7 @@ put_cell (number_buffer *b, const gh_result *result, const gh_scope *scope, cell
   if (form == CELLS_COUNTS)
     b->used += gh_format_u64 (to, scope->counts[i]);
   else if (form == CELLS_VALUES)
-    b->used += gh_format_weighted (to, scope->numerators[i], result->denominator);
+    b->used += gh_format_weighted_by (to, scope->numerators[i], &b->divisor);
   else
     {
       to[0] = '"';
@@ -73,8 +73,7 @@ put_cell (number_buffer *b, const gh_result *result, const gh_scope *scope, cell
 /* [per table: [per column: [bins cells]]], or for a single table without its brackets
  * (the vectorscope: [per Cr: [256 cells]]). */
 static void
-put_cells (number_buffer *b, const gh_result *result, const gh_scope *scope, cells_form form,
-           int outer)
+put_cells (number_buffer *b, const gh_scope *scope, cells_form form, int outer)
 {
   size_t i = 0;
   put (b, "[");
@@ -86,7 +85,7 @@ put_cells (number_buffer *b, const gh_result *result, const gh_scope *scope, cel
         {
           put (b, c ? ",\n       [" : (outer ? "[" : "\n      ["));
           for (int k = 0; k < scope->bins; k++, i++)
-            put_cell (b, result, scope, form, i, k == 0);
+            put_cell (b, scope, form, i, k == 0);
           put (b, "]");
         }
       if (outer)
@@ -103,11 +102,11 @@ put_tables (number_buffer *b, const gh_result *result, const gh_scope *scope, in
   if (result->weighted)
     put (b, ",\n    \"weighted\": true");
   put (b, ",\n    \"counts\": ");
-  put_cells (b, result, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS, outer);
+  put_cells (b, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS, outer);
   if (result->weighted && numerators)
     {
       put (b, ",\n    \"numerators\": ");
-      put_cells (b, result, scope, CELLS_NUMERATORS, outer);
+      put_cells (b, scope, CELLS_NUMERATORS, outer);
       put (b, ",\n    \"denominator\": ");
       b->used += gh_format_u64 (room (b, GH_NUMBER_SIZE), result->denominator);
     }
@@ -149,6 +148,7 @@ gh_write_scopes_json (FILE *out, const gh_result *result, const char *const *cha
   if (!b)
     return -1;
   b->out = out;
+  gh_divisor_init (&b->divisor, result->denominator);
   b->used = 0;
   if (result->scopes[GH_SCOPE_WAVEFORM].tables > 0)
     put_waveform (b, result, channel_names, numerators);
@@ -189,7 +189,7 @@ put_csv_row (number_buffer *b, const gh_result *result, const gh_scope *scope, c
     }
   b->used += gh_format_u64 (room (b, GH_NUMBER_SIZE), (uint64_t) row);
   for (int k = 0; k < scope->bins; k++)
-    put_cell (b, result, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS, first + k, 0);
+    put_cell (b, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS, first + k, 0);
   put (b, "\n");
 }
 
@@ -223,6 +223,7 @@ gh_write_scope_csv (FILE *out, const gh_result *result, gh_scope_kind kind, unsi
   if (!b)
     return -1;
   b->out = out;
+  gh_divisor_init (&b->divisor, result->denominator);
   b->used = 0;
   put_csv (b, result, kind, channels, channel_names);
   flush (b);
