@@ -26,6 +26,16 @@ typedef struct
 void gh_divisor_init (gh_divisor *divisor, uint64_t denominator);
 size_t gh_format_weighted_by (char *to, gh_u128 numerator, const gh_divisor *divisor);
 
+/* Rows of text, each formatted by format (arg, row) into `to`, which has room for row_size
+ * characters; returns how many it wrote. */
+typedef size_t (*gh_row_formatter) (char *to, const void *arg, size_t row);
+/* Rows 0 .. rows - 1 written to out in order, formatted by several threads when there are many
+ * (one a processor, at most 16; GPUHIST_WRITE_THREADS sets how many, 1 for the caller's alone).
+ * cells_per_row sizes the work a thread takes at a time.  0, or -1 when writing failed or
+ * there was no memory. */
+int gh_write_rows (FILE *out, gh_row_formatter format, const void *arg, size_t rows,
+                   size_t cells_per_row, size_t row_size);
+
 /* {"global_atomics": ..., ...}: each timing of `timing` (GH_N_TIMINGS of them) over the
  * result's bytes, its members on lines indented by indent and two spaces. */
 void gh_write_json_timings (FILE *out, const gh_result *result, const gh_timing *timing,

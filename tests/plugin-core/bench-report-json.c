@@ -1,14 +1,18 @@
-/* Not a test: how long writing a scopes run's JSON takes (tools/bench-report-json), on a
- * result made here with the shape of plug-in-gpu-scopes on an 8-bit RGBA layer under a feathered
- * selection with weighting gimp: six weighted channels (R, G, B, alpha, value, luminance) of 256
- * bins, their waveform of 1024 columns and the vectorscope, every cell a weight over 255 * 255
- * that is rarely whole.
+/* Not a test: how long writing a scopes run's JSON takes, on a result made here with the shape
+ * of plug-in-gpu-scopes (columns 0 = 1024) on
+ *   rgba8   an 8-bit RGBA layer under a feathered selection, weighting gimp: six weighted
+ *           channels (R, G, B, alpha, value, luminance) of 256 bins, their waveform and the
+ *           vectorscope, every cell a weight over 255 * 255 that is rarely whole (the default);
+ *   rgba16  the same 16-bit, at 1024 bins, weights over 65535 * 65535;
+ *   gray8   a gray layer with alpha: two channels, no vectorscope;
+ *   rgb8    an RGB layer, no selection: counts, unweighted.
  *
- *   bench-report-json ROUNDS PATH
+ *   bench-report-json [SHAPE] ROUNDS PATH
  *
  * prints, round by round, the engine's writers alone into /dev/null (gh_write_json_begin and
  * gh_write_scopes_json) and the plug-in's whole gpuhist_report_write to PATH (a new file each
- * round, as the GIMP benchmark's), then again over the file it left (an existing file). */
+ * round, as the GIMP benchmark's), then again over the file it left (an existing file).  With 0
+ * rounds it writes PATH once: for comparing the documents of two builds. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -16,10 +20,23 @@
 
 #include "report.h"
 
-#define CHANNELS 6
+#include <string.h>
+
 #define COLUMNS 1024
-#define BINS 256
-#define DENOMINATOR (255u * 255u)
+
+typedef struct
+{
+  const char *name;
+  int channels, input_channels, bins, vectorscope;
+  uint64_t denominator; /* 1: unweighted */
+} Shape;
+
+static const Shape shapes[] = {
+  { "rgba8", 6, 4, 256, 1, 255u * 255u },
+  { "rgba16", 6, 4, 1024, 1, 65535ull * 65535u },
+  { "gray8", 2, 2, 256, 0, 255u * 255u },
+  { "rgb8", 5, 3, 256, 1, 1 },
+};
 
 static uint64_t state = 0x9e3779b97f4a7c15ull;
 
@@ -32,60 +49,74 @@ next_random (void)
   return state;
 }
 
-/* A cell of about `pixels` pixels of random weight: one in 32 empty. */
+/* Cells of about `pixels` pixels of random weight, one in 32 empty, one in 8 whole: numerators
+ * (weighted) or counts. */
 static void
-fill (gh_u128 *numerators, double *values, size_t n, uint64_t pixels)
+fill (const Shape *shape, uint64_t **counts, gh_u128 **numerators, double **values, size_t n,
+      uint64_t pixels)
 {
+  const uint64_t d = shape->denominator;
+
+  *values = calloc (n, sizeof **values);
+  if (d == 1)
+    *counts = calloc (n, sizeof **counts);
+  else
+    *numerators = calloc (n, sizeof **numerators);
   for (size_t i = 0; i < n; i++)
     {
-      const uint64_t x = next_random () % 32 == 0 ? 0 : next_random () % (pixels * DENOMINATOR);
-      numerators[i] = (gh_u128){ 0, x };
-      values[i] = (double) x / DENOMINATOR;
+      uint64_t x = next_random () % 32 == 0 ? 0 : next_random () % (pixels * d + 1);
+
+      if (next_random () % 8 == 0)
+        x -= x % d;
+      if (d == 1)
+        (*counts)[i] = x;
+      else
+        (*numerators)[i] = (gh_u128){ 0, x };
+      (*values)[i] = (double) x / d;
     }
 }
 
 static void
-make_scope (gh_scope *scope, int tables, int columns, int bins, uint64_t pixels)
+make_scope (const Shape *shape, gh_scope *scope, int tables, int columns, int bins, uint64_t pixels)
 {
-  const size_t n = (size_t) tables * columns * bins;
-
   scope->tables = tables;
   for (int t = 0; t < tables; t++)
     scope->channel[t] = t;
   scope->columns = columns;
   scope->bins = bins;
-  scope->numerators = calloc (n, sizeof *scope->numerators);
-  scope->values = calloc (n, sizeof *scope->values);
-  fill (scope->numerators, scope->values, n, pixels);
+  fill (shape, &scope->counts, &scope->numerators, &scope->values, (size_t) tables * columns * bins,
+        pixels);
 }
 
 static void
-make_report (GpuhistReport *report)
+make_report (const Shape *shape, GpuhistReport *report)
 {
-  static const char *const names[CHANNELS]
-      = { "red", "green", "blue", "alpha", "value", "luminance" };
+  static const char *const colour[] = { "red", "green", "blue", "alpha", "value", "luminance" };
+  static const char *const rgb[] = { "red", "green", "blue", "value", "luminance" };
+  static const char *const gray[] = { "gray", "alpha" };
+  const char *const *names = shape->channels == 2 ? gray : shape->channels == 5 ? rgb : colour;
   gh_result *r = &report->layer;
-  const size_t cells = (size_t) CHANNELS * BINS;
+  const int bins = shape->bins;
 
-  r->channels = CHANNELS;
-  r->input_channels = 4;
-  r->derived = 1;
-  r->weighted = 1;
-  r->bins = BINS;
-  r->denominator = DENOMINATOR;
+  r->channels = shape->channels;
+  r->input_channels = shape->input_channels;
+  r->derived = shape->channels > shape->input_channels;
+  r->weighted = shape->denominator > 1;
+  r->bins = bins;
+  r->denominator = shape->denominator;
   r->samples = 24000000;
   r->bytes = 24000000ull * 5;
   r->used_gpu = 1;
   g_strlcpy (r->backend, "a backend", sizeof r->backend);
   g_strlcpy (r->layout, "a layout", sizeof r->layout);
-  r->numerators = calloc (cells, sizeof *r->numerators);
-  r->values = calloc (cells, sizeof *r->values);
-  fill (r->numerators, r->values, cells, 2 * 24000000 / BINS);
-  make_scope (&r->scopes[GH_SCOPE_WAVEFORM], CHANNELS, COLUMNS, BINS,
-              2 * 24000000 / COLUMNS / BINS);
-  make_scope (&r->scopes[GH_SCOPE_VECTORSCOPE], 1, BINS, BINS, 1000);
-  report->channels = CHANNELS;
-  for (int c = 0; c < CHANNELS; c++)
+  fill (shape, &r->counts, &r->numerators, &r->values, (size_t) r->channels * bins,
+        2 * 24000000 / bins);
+  make_scope (shape, &r->scopes[GH_SCOPE_WAVEFORM], r->channels, COLUMNS, bins,
+              2 * 24000000 / COLUMNS / bins + 1);
+  if (shape->vectorscope)
+    make_scope (shape, &r->scopes[GH_SCOPE_VECTORSCOPE], 1, 256, 256, 1000);
+  report->channels = r->channels;
+  for (int c = 0; c < r->channels; c++)
     report->channel_names[c] = names[c];
   report->drawable_name = g_strdup ("layer");
   report->fetch_format = g_strdup ("R'G'B'A u8");
@@ -125,10 +156,26 @@ int
 main (int argc, char **argv)
 {
   GpuhistReport report = { 0 };
-  int rounds = argc > 1 ? atoi (argv[1]) : 5;
-  const char *path = argc > 2 ? argv[2] : "/tmp/bench-report-json.json";
+  const Shape *shape = &shapes[0];
+  int rounds;
+  const char *path;
 
-  make_report (&report);
+  for (size_t k = 0; argc > 1 && k < G_N_ELEMENTS (shapes); k++)
+    if (strcmp (argv[1], shapes[k].name) == 0)
+      {
+        shape = &shapes[k];
+        argc--;
+        argv++;
+      }
+  rounds = argc > 1 ? atoi (argv[1]) : 5;
+  path = argc > 2 ? argv[2] : "/tmp/bench-report-json.json";
+  make_report (shape, &report);
+  if (rounds == 0)
+    {
+      whole_ms (&report, path, TRUE);
+      gpuhist_report_clear (&report);
+      return 0;
+    }
   printf ("round engine_ms whole_new_file_ms whole_existing_file_ms\n");
   for (int i = 0; i < rounds; i++)
     {
