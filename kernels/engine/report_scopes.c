@@ -1,7 +1,8 @@
 /* gpu-histogram: the scopes as JSON and CSV (gpuhist.h, gh_write_scopes_json and
- * gh_write_scope_csv).  A waveform of 1024 columns holds a million numbers: they are formatted by
- * hand into a buffer of their own and written in large blocks, where a printf a number would cost
- * more than counting them. */
+ * gh_write_scope_csv).  A waveform of 1024 columns holds a million numbers, where a printf a
+ * number would cost more than counting them: the shapes and headers go through a buffer of their
+ * own, the cells row by row through gh_write_rows (report_rows.c), which formats them by hand on
+ * several threads and writes them in order. */
 #include "report_private.h"
 
 #include <stdlib.h>

@@ -38,15 +38,12 @@ static const Shape shapes[] = {
   { "rgb8", 5, 3, 256, 1, 1 },
 };
 
-static uint64_t state = 0x9e3779b97f4a7c15ull;
+static GRand *random_numbers;
 
 static uint64_t
 next_random (void)
 {
-  state ^= state << 13;
-  state ^= state >> 7;
-  state ^= state << 17;
-  return state;
+  return (uint64_t) g_rand_int (random_numbers) << 32 | g_rand_int (random_numbers);
 }
 
 /* Cells of about `pixels` pixels of random weight, one in 32 empty, one in 8 whole: numerators
@@ -169,7 +166,9 @@ main (int argc, char **argv)
       }
   rounds = argc > 1 ? atoi (argv[1]) : 5;
   path = argc > 2 ? argv[2] : "/tmp/bench-report-json.json";
+  random_numbers = g_rand_new_with_seed (29);
   make_report (shape, &report);
+  g_rand_free (random_numbers);
   if (rounds == 0)
     {
       whole_ms (&report, path, TRUE);
