@@ -51,76 +51,6 @@ gh_timing_gbps (const gh_result *result, gh_timing_kind kind)
   return (double) result->bytes / (t->median_ms * 1e6);
 }
 
-typedef unsigned __int128 u128;
-
-static u128
-u128_of (gh_u128 x)
-{
-  return (u128) x.hi << 64 | x.lo;
-}
-
-/* Two digits at a time: half the divisions of one at a time. */
-static const char digit_pairs[]
-    = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
-
-size_t
-gh_format_u64 (char *to, uint64_t x)
-{
-  size_t n = 1;
-  for (uint64_t rest = x; rest >= 10; rest /= 10)
-    n++;
-  char *digit = to + n;
-  for (; x >= 100; x /= 100)
-    {
-      digit -= 2;
-      memcpy (digit, digit_pairs + 2 * (x % 100), 2);
-    }
-  if (x >= 10)
-    memcpy (digit - 2, digit_pairs + 2 * x, 2);
-  else
-    digit[-1] = (char) ('0' + x);
-  return n;
-}
-
-/* A 128-bit integer in decimal: the high part's digits, then the low 19 with zeros. */
-static size_t
-format_u128 (char *to, u128 x)
-{
-  static const uint64_t ten19 = 10000000000000000000ull;
-  if (x <= UINT64_MAX)
-    return gh_format_u64 (to, (uint64_t) x);
-  size_t n = format_u128 (to, x / ten19);
-  char low[20];
-  const size_t digits = gh_format_u64 (low, (uint64_t) (x % ten19));
-  memset (to + n, '0', 19 - digits);
-  memcpy (to + n + 19 - digits, low, digits);
-  return n + 19;
-}
-
-size_t
-gh_format_u128 (char *to, gh_u128 x)
-{
-  return format_u128 (to, u128_of (x));
-}
-
-size_t
-gh_format_weighted (char *to, gh_u128 numerator, uint64_t denominator)
-{
-  const u128 n = u128_of (numerator), whole = n / denominator, rest = n % denominator;
-  if (rest == 0)
-    return format_u128 (to, whole);
-  const u128 millionths = (rest * 1000000 + denominator / 2) / denominator;
-  size_t length = format_u128 (to, whole + millionths / 1000000);
-  to[length++] = '.';
-  char digits[20];
-  const size_t fraction = gh_format_u64 (digits, (uint64_t) (millionths % 1000000));
-  memset (to + length, '0', 6 - fraction);
-  memcpy (to + length + 6 - fraction, digits, fraction);
-  return length + 6;
-}
-
 static void
 write_u128 (FILE *out, gh_u128 x)
 {
@@ -131,15 +61,17 @@ write_u128 (FILE *out, gh_u128 x)
 /* A weighted count in pixels: an integer when it is one, else rounded to 6 decimals exactly
  * (integer arithmetic: no double can hold every numerator). */
 static void
-write_weighted (FILE *out, gh_u128 numerator, uint64_t denominator)
+write_weighted (FILE *out, gh_u128 numerator, const gh_divisor *divisor)
 {
   char text[GH_NUMBER_SIZE];
-  fwrite (text, 1, gh_format_weighted (text, numerator, denominator), out);
+  fwrite (text, 1, gh_format_weighted_by (text, numerator, divisor), out);
 }
 
 int
 gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_names)
 {
+  gh_divisor divisor;
+  gh_divisor_init (&divisor, result->denominator);
   fputs ("bin", out);
   for (int c = 0; c < result->channels; c++)
     fprintf (out, ",%s", channel_names[c]);
@@ -151,8 +83,7 @@ gh_write_csv (FILE *out, const gh_result *result, const char *const *channel_nam
         if (result->weighted)
           {
             fputc (',', out);
-            write_weighted (out, result->numerators[(size_t) c * result->bins + b],
-                            result->denominator);
+            write_weighted (out, result->numerators[(size_t) c * result->bins + b], &divisor);
           }
         else
           fprintf (out, ",%" PRIu64, result->counts[(size_t) c * result->bins + b]);
@@ -221,11 +152,13 @@ write_json_weighted_channel (FILE *out, const gh_result *result, int c)
       fputc ('"', out);
     }
   fputs ("],\n     \"values\": [", out);
+  gh_divisor divisor;
+  gh_divisor_init (&divisor, result->denominator);
   for (int b = 0; b < result->bins; b++)
     {
       if (b)
         fputc (',', out);
-      write_weighted (out, result->numerators[first + b], result->denominator);
+      write_weighted (out, result->numerators[first + b], &divisor);
     }
 }
 

@@ -1,7 +1,8 @@
 /* gpu-histogram: the scopes as JSON and CSV (gpuhist.h, gh_write_scopes_json and
- * gh_write_scope_csv).  A waveform of 1024 columns holds a million numbers: they are formatted by
- * hand into a buffer of their own and written in large blocks, where a printf a number would cost
- * more than counting them. */
+ * gh_write_scope_csv).  A waveform of 1024 columns holds a million numbers, where a printf a
+ * number would cost more than counting them: the shapes and headers go through a buffer of their
+ * own, the cells row by row through gh_write_rows (report_rows.c), which formats them by hand on
+ * several threads and writes them in order. */
 #include "report_private.h"
 
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 typedef struct
 {
   FILE *out;
+  int failed; /* a writer found no memory */
   size_t used;
   char data[BUFFER_SIZE];
 } number_buffer;
@@ -48,50 +50,102 @@ typedef enum
   CELLS_NUMERATORS /* weighted: decimal strings over the denominator */
 } cells_form;
 
-/* Cell i, after a comma unless it is the first of its row. */
-static void
-put_cell (number_buffer *b, const gh_result *result, const gh_scope *scope, cells_form form,
-          size_t i, int first)
+/* Room for a cell and its comma. */
+#define CELL_SIZE (GH_NUMBER_SIZE + 3)
+
+/* A scope's rows (a waveform column of one table, a vectorscope Cr) as gh_write_rows formats
+ * them: for JSON or for CSV, where `tables` lists the tables written. */
+typedef struct
 {
-  char *to = room (b, GH_NUMBER_SIZE + 3);
-  if (!first)
-    *to++ = ',';
-  b->used += !first;
-  if (form == CELLS_COUNTS)
-    b->used += gh_format_u64 (to, scope->counts[i]);
-  else if (form == CELLS_VALUES)
-    b->used += gh_format_weighted (to, scope->numerators[i], result->denominator);
-  else
-    {
-      to[0] = '"';
-      const size_t n = gh_format_u128 (to + 1, scope->numerators[i]);
-      to[n + 1] = '"';
-      b->used += n + 2;
-    }
+  const gh_scope *scope;
+  cells_form form;
+  gh_divisor divisor;
+  int outer;                 /* JSON: the rows nested in a table's brackets */
+  const char *const *labels; /* CSV: each table's channel name; NULL: none */
+  int tables[GH_MAX_CHANNELS + 2];
+} scope_rows;
+
+static void
+rows_init (scope_rows *rows, const gh_result *result, const gh_scope *scope, cells_form form)
+{
+  *rows = (scope_rows){ .scope = scope, .form = form };
+  gh_divisor_init (&rows->divisor, result->denominator);
+  for (int t = 0; t < scope->tables; t++)
+    rows->tables[t] = t;
 }
 
-/* [per table: [per column: [bins cells]]], or for a single table without its brackets
- * (the vectorscope: [per Cr: [256 cells]]). */
-static void
-put_cells (number_buffer *b, const gh_result *result, const gh_scope *scope, cells_form form,
-           int outer)
+static char *
+put_text (char *to, const char *text)
 {
-  size_t i = 0;
-  put (b, "[");
-  for (int t = 0; t < scope->tables; t++)
+  const size_t n = strlen (text);
+  memcpy (to, text, n);
+  return to + n;
+}
+
+static char *
+put_cell (char *to, const scope_rows *rows, size_t i)
+{
+  const gh_scope *scope = rows->scope;
+  if (rows->form == CELLS_COUNTS)
+    return to + gh_format_u64 (to, scope->counts[i]);
+  if (rows->form == CELLS_VALUES)
+    return to + gh_format_weighted_by (to, scope->numerators[i], &rows->divisor);
+  to[0] = '"';
+  to += 1 + gh_format_u128 (to + 1, scope->numerators[i]);
+  *to = '"';
+  return to + 1;
+}
+
+/* The bins of the cells from `first`, each after a comma unless `comma_first` is 0. */
+static char *
+put_bins (char *to, const scope_rows *rows, size_t first, int comma_first)
+{
+  for (int k = 0; k < rows->scope->bins; k++)
     {
-      if (outer)
-        put (b, t ? ",\n      [" : "\n      [");
-      for (int c = 0; c < scope->columns; c++)
-        {
-          put (b, c ? ",\n       [" : (outer ? "[" : "\n      ["));
-          for (int k = 0; k < scope->bins; k++, i++)
-            put_cell (b, result, scope, form, i, k == 0);
-          put (b, "]");
-        }
-      if (outer)
-        put (b, "]");
+      if (k || comma_first)
+        *to++ = ',';
+      to = put_cell (to, rows, first + k);
     }
+  return to;
+}
+
+/* JSON row `row` (table row / columns, column row % columns), in the nesting of
+ * [per table: [per column: [bins cells]]], or for a single table without its brackets
+ * (the vectorscope: [per Cr: [256 cells]]); the caller writes the outermost brackets. */
+static size_t
+format_json_row (char *to, const void *arg, size_t row)
+{
+  const scope_rows *rows = arg;
+  const gh_scope *scope = rows->scope;
+  const int t = (int) (row / (size_t) scope->columns), c = (int) (row % (size_t) scope->columns);
+  char *at = to;
+  if (rows->outer && c == 0)
+    at = put_text (at, t ? ",\n      [[" : "\n      [[");
+  else
+    at = put_text (at, c ? ",\n       [" : "\n      [");
+  at = put_bins (at, rows, row * (size_t) scope->bins, 0);
+  *at++ = ']';
+  if (rows->outer && c == scope->columns - 1)
+    *at++ = ']';
+  return (size_t) (at - to);
+}
+
+static size_t
+json_row_size (const gh_scope *scope)
+{
+  return (size_t) scope->bins * CELL_SIZE + 32;
+}
+
+static void
+put_cells (number_buffer *b, const scope_rows *rows)
+{
+  const gh_scope *scope = rows->scope;
+  put (b, "[");
+  flush (b);
+  if (gh_write_rows (b->out, format_json_row, rows, (size_t) scope->tables * scope->columns,
+                     (size_t) scope->bins, json_row_size (scope))
+      != 0)
+    b->failed = 1;
   put (b, "]");
 }
 
@@ -100,14 +154,18 @@ static void
 put_tables (number_buffer *b, const gh_result *result, const gh_scope *scope, int outer,
             int numerators)
 {
+  scope_rows rows;
+  rows_init (&rows, result, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS);
+  rows.outer = outer;
   if (result->weighted)
     put (b, ",\n    \"weighted\": true");
   put (b, ",\n    \"counts\": ");
-  put_cells (b, result, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS, outer);
+  put_cells (b, &rows);
   if (result->weighted && numerators)
     {
+      rows.form = CELLS_NUMERATORS;
       put (b, ",\n    \"numerators\": ");
-      put_cells (b, result, scope, CELLS_NUMERATORS, outer);
+      put_cells (b, &rows);
       put (b, ",\n    \"denominator\": ");
       b->used += gh_format_u64 (room (b, GH_NUMBER_SIZE), result->denominator);
     }
@@ -141,15 +199,32 @@ put_waveform (number_buffer *b, const gh_result *result, const char *const *chan
   put_tables (b, result, scope, 1, numerators);
 }
 
+static number_buffer *
+buffer_new (FILE *out)
+{
+  number_buffer *b = malloc (sizeof *b);
+  if (b)
+    *b = (number_buffer){ .out = out };
+  return b;
+}
+
+/* Flushes and frees b: 0, or -1 when anything failed. */
+static int
+buffer_finish (number_buffer *b)
+{
+  flush (b);
+  const int failed = b->failed || ferror (b->out);
+  free (b);
+  return failed ? -1 : 0;
+}
+
 int
 gh_write_scopes_json (FILE *out, const gh_result *result, const char *const *channel_names,
                       int numerators)
 {
-  number_buffer *b = malloc (sizeof *b);
+  number_buffer *b = buffer_new (out);
   if (!b)
     return -1;
-  b->out = out;
-  b->used = 0;
   if (result->scopes[GH_SCOPE_WAVEFORM].tables > 0)
     put_waveform (b, result, channel_names, numerators);
   if (result->scopes[GH_SCOPE_VECTORSCOPE].tables > 0)
@@ -157,9 +232,7 @@ gh_write_scopes_json (FILE *out, const gh_result *result, const char *const *cha
       put (b, ",\n  \"vectorscope\": {\"size\": 256");
       put_tables (b, result, &result->scopes[GH_SCOPE_VECTORSCOPE], 0, numerators);
     }
-  flush (b);
-  free (b);
-  return ferror (out) ? -1 : 0;
+  return buffer_finish (b);
 }
 
 /* A CSV header: `first`, then the numbers 0 .. n - 1 after commas. */
@@ -176,21 +249,47 @@ put_csv_header (number_buffer *b, const char *first, int n)
   put (b, "\n");
 }
 
-/* Row `row` of table t (a waveform column, or a vectorscope Cr): its label, then its bins. */
-static void
-put_csv_row (number_buffer *b, const gh_result *result, const gh_scope *scope, const char *label,
-             int t, int row)
+/* CSV row `row` of the tables written (a waveform column, or a vectorscope Cr): its table's
+ * label, the column, then its bins. */
+static size_t
+format_csv_row (char *to, const void *arg, size_t row)
 {
-  const size_t first = ((size_t) t * scope->columns + row) * scope->bins;
-  if (label)
+  const scope_rows *rows = arg;
+  const gh_scope *scope = rows->scope;
+  const int t = rows->tables[row / (size_t) scope->columns];
+  const int c = (int) (row % (size_t) scope->columns);
+  char *at = to;
+  if (rows->labels)
     {
-      put (b, label);
-      put (b, ",");
+      at = put_text (at, rows->labels[t]);
+      *at++ = ',';
     }
-  b->used += gh_format_u64 (room (b, GH_NUMBER_SIZE), (uint64_t) row);
-  for (int k = 0; k < scope->bins; k++)
-    put_cell (b, result, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS, first + k, 0);
-  put (b, "\n");
+  at += gh_format_u64 (at, (uint64_t) c);
+  at = put_bins (at, rows, ((size_t) t * scope->columns + c) * scope->bins, 1);
+  *at++ = '\n';
+  return (size_t) (at - to);
+}
+
+/* The waveform's tables whose channel is in `channels` (0: every one), labelled by their
+ * channel's name; the longest name's length. */
+static size_t
+choose_tables (scope_rows *rows, unsigned channels, const char *const *channel_names,
+               const char **labels, int *n)
+{
+  const gh_scope *scope = rows->scope;
+  size_t longest = 0;
+  *n = 0;
+  for (int t = 0; t < scope->tables; t++)
+    {
+      labels[t] = channel_names[scope->channel[t]];
+      if (channels && !((channels >> scope->channel[t]) & 1u))
+        continue;
+      rows->tables[(*n)++] = t;
+      if (strlen (labels[t]) > longest)
+        longest = strlen (labels[t]);
+    }
+  rows->labels = labels;
+  return longest;
 }
 
 static void
@@ -198,18 +297,23 @@ put_csv (number_buffer *b, const gh_result *result, gh_scope_kind kind, unsigned
          const char *const *channel_names)
 {
   const gh_scope *scope = &result->scopes[kind];
+  const char *labels[GH_MAX_CHANNELS + 2];
+  scope_rows rows;
+  int tables = scope->tables;
+  size_t label = 0;
+  rows_init (&rows, result, scope, result->weighted ? CELLS_VALUES : CELLS_COUNTS);
   if (kind == GH_SCOPE_VECTORSCOPE)
+    put_csv_header (b, "cr", scope->bins);
+  else
     {
-      put_csv_header (b, "cr", scope->bins);
-      for (int cr = 0; cr < scope->columns; cr++)
-        put_csv_row (b, result, scope, NULL, 0, cr);
-      return;
+      put_csv_header (b, "channel,column", scope->bins);
+      label = choose_tables (&rows, channels, channel_names, labels, &tables);
     }
-  put_csv_header (b, "channel,column", scope->bins);
-  for (int t = 0; t < scope->tables; t++)
-    if (!channels || ((channels >> scope->channel[t]) & 1u))
-      for (int c = 0; c < scope->columns; c++)
-        put_csv_row (b, result, scope, channel_names[scope->channel[t]], t, c);
+  flush (b);
+  if (gh_write_rows (b->out, format_csv_row, &rows, (size_t) tables * scope->columns,
+                     (size_t) scope->bins, label + (size_t) scope->bins * CELL_SIZE + 32)
+      != 0)
+    b->failed = 1;
 }
 
 int
@@ -219,13 +323,9 @@ gh_write_scope_csv (FILE *out, const gh_result *result, gh_scope_kind kind, unsi
   if (kind < 0 || kind >= GH_N_SCOPES || result->scopes[kind].tables == 0
       || (result->weighted ? !result->scopes[kind].numerators : !result->scopes[kind].counts))
     return -1;
-  number_buffer *b = malloc (sizeof *b);
+  number_buffer *b = buffer_new (out);
   if (!b)
     return -1;
-  b->out = out;
-  b->used = 0;
   put_csv (b, result, kind, channels, channel_names);
-  flush (b);
-  free (b);
-  return ferror (out) ? -1 : 0;
+  return buffer_finish (b);
 }

@@ -507,8 +507,10 @@ extern "C"
    * Weighted runs: "weighted": true and "counts" in pixels, written as gh_write_csv writes them;
    * with `numerators`, also "numerators" (decimal strings, in the same nesting) and
    * "denominator", as in the histogram's weighted JSON.  "timings_ms" has the form of the
-   * histogram's, the table's own times ("read_only" is the run's one pass).  Numbers go through
-   * a buffer of their own: a million take milliseconds.  0, or -1 when writing failed. */
+   * histogram's, the table's own times ("read_only" is the run's one pass).  The cells are
+   * formatted by up to one thread a processor (at most 16; GPUHIST_WRITE_THREADS sets how many)
+   * and written in large blocks, in order.  0, or -1 when writing failed or there was no
+   * memory. */
   int gh_write_scopes_json (FILE *out, const gh_result *result, const char *const *channel_names,
                             int numerators);
   /* One scope's counts as CSV, each count as gh_write_scopes_json's "counts" has it (pixels in

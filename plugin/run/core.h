@@ -3,6 +3,7 @@
  * The layers of plugin/, leaf-ward (no file includes one above it), in three rooms: run/ (the
  * run), ui/ (the interface) and glue/ (each GIMP's own):
  *   errors.h, convert.h          the error domains; narrowing samples (pure)
+ *   file-replace.h               a file written beside its destination, renamed over it whole
  *   core.h                       these types
  *   source.h, stream.h           what to read and in which format; reading it in strips
  *   measure.h, fetch-only.h      counting it with the engine; the benchmark's read-only hook

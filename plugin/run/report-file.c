@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "channel-stats.h"
+#include "file-replace.h"
 #include "report.h"
 
 /* The JSON's members of the comparison's runs, by gh_pattern. */
@@ -93,19 +94,12 @@ write_plugin_members (FILE *out, const GpuhistReport *report)
 }
 
 /* One object, the engine's writer's: the layer's result with the plug-in's members added, and
- * flat / noise (the engine's object for each) when the comparison ran.  NULL when it fails. */
-static gchar *
-report_json (const GpuhistReport *report)
+ * flat / noise (the engine's object for each) when the comparison ran.  -1 when a writer fails. */
+static int
+report_json (FILE *out, const GpuhistReport *report)
 {
-  char *text = NULL;
-  size_t size = 0;
-  FILE *out = open_memstream (&text, &size);
-  gchar *copy;
-  int failed;
+  int failed = gh_write_json_begin (out, &report->layer, report->channel_names);
 
-  if (out == NULL)
-    return NULL;
-  failed = gh_write_json_begin (out, &report->layer, report->channel_names);
   write_plugin_members (out, report);
   failed |= gh_write_scopes_json (out, &report->layer, report->channel_names, 0);
   for (int p = 0; p < GH_N_PATTERNS; p++)
@@ -119,39 +113,29 @@ report_json (const GpuhistReport *report)
       fputs ("\n}", out);
     }
   fputs ("\n}\n", out);
-  failed |= ferror (out);
-  if (fclose (out) != 0 || failed || text == NULL)
-    {
-      free (text);
-      return NULL;
-    }
-  copy = g_strdup (text);
-  free (text);
-  return copy;
+  return failed;
 }
 
+/* Streamed into the file as it is formatted (file-replace.h): the old file stays whole until
+ * the new one is. */
 static gboolean
 write_json_file (const GpuhistReport *report, const char *path, GError **error)
 {
-  gchar *text = report_json (report);
-  GError *local = NULL;
-  gboolean ok = TRUE;
+  GpuhistFileReplace file;
+  FILE *out = gpuhist_file_replace_open (&file, path, error);
 
-  if (text == NULL)
+  if (out == NULL)
+    return FALSE;
+  /* The engine's writers fail by themselves only for want of memory; failed writes the
+   * commit reports. */
+  if (report_json (out, report) != 0 && !ferror (out))
     {
+      gpuhist_file_replace_abandon (&file);
       g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE,
                    _ ("Could not format the results as JSON."));
       return FALSE;
     }
-  if (!g_file_set_contents (path, text, -1, &local))
-    {
-      g_set_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE, _ ("Could not write \"%s\": %s"),
-                   path, local->message);
-      g_error_free (local);
-      ok = FALSE;
-    }
-  g_free (text);
-  return ok;
+  return gpuhist_file_replace_commit (&file, error);
 }
 
 /* What goes into a CSV file: the histogram (scope -1) or one scope's tables. */

@@ -155,6 +155,16 @@ count_at (size_t i)
   return i < n ? special[i] : (i * 2654435761u) % (UINT64_C (1) << (i % 40));
 }
 
+/* The waveform's shape: small, then large enough that several threads write it in chunks that
+ * cross tables (gh_write_rows), at 256 and 1024 bins. */
+typedef struct
+{
+  int tables, columns, bins;
+} waveform_shape;
+
+static const waveform_shape shapes[] = { { 3, 7, 256 }, { 5, 300, 256 }, { 2, 37, 1024 } };
+static waveform_shape shape = { 3, 7, 256 };
+
 static void
 make_result (gh_result *result, int weighted)
 {
@@ -166,7 +176,9 @@ make_result (gh_result *result, int weighted)
   result->denominator = weighted ? 65025 : 1;
   result->bytes = 123456789;
   gh_scope *w = &result->scopes[GH_SCOPE_WAVEFORM];
-  *w = (gh_scope){ .tables = 3, .channel = { 0, 2, 4 }, .columns = 7, .bins = 256 };
+  *w = (gh_scope){ .tables = shape.tables, .columns = shape.columns, .bins = shape.bins };
+  for (int t = 0; t < w->tables; t++)
+    w->channel[t] = w->tables == 3 ? 2 * t : t;
   gh_scope *v = &result->scopes[GH_SCOPE_VECTORSCOPE];
   *v = (gh_scope){ .tables = 1, .columns = 256, .bins = 256 };
   v->timing[GH_TIME_FASTEST] = (gh_timing){ 1.25, 1.0, 2.5, 3 };
@@ -222,7 +234,7 @@ static void
 check (int weighted, int numerators)
 {
   gh_result result;
-  char *got = NULL, *expected = NULL, what[64];
+  char *got = NULL, *expected = NULL, what[128];
   size_t got_size = 0, expected_size = 0;
   make_result (&result, weighted);
   FILE *out = open_memstream (&got, &got_size);
@@ -231,7 +243,8 @@ check (int weighted, int numerators)
   out = open_memstream (&expected, &expected_size);
   print_expected (out, &result, names, numerators);
   fclose (out);
-  snprintf (what, sizeof what, "weighted %d numerators %d", weighted, numerators);
+  snprintf (what, sizeof what, "%d x %d x %d, weighted %d numerators %d, threads %s", shape.tables,
+            shape.columns, shape.bins, weighted, numerators, getenv ("GPUHIST_WRITE_THREADS"));
   compare_documents (what, status, got, got_size, expected, expected_size);
   free (got);
   free (expected);
@@ -271,7 +284,7 @@ static void
 check_csv (int weighted, gh_scope_kind kind, unsigned channels)
 {
   gh_result result;
-  char *got = NULL, *expected = NULL, what[64];
+  char *got = NULL, *expected = NULL, what[128];
   size_t got_size = 0, expected_size = 0;
   make_result (&result, weighted);
   FILE *out = open_memstream (&got, &got_size);
@@ -280,16 +293,18 @@ check_csv (int weighted, gh_scope_kind kind, unsigned channels)
   out = open_memstream (&expected, &expected_size);
   print_expected_csv (out, &result, kind, channels);
   fclose (out);
-  snprintf (what, sizeof what, "CSV of scope %d, weighted %d, channels 0x%x", (int) kind, weighted,
-            channels);
+  snprintf (what, sizeof what,
+            "CSV of scope %d (%d x %d x %d), weighted %d, channels 0x%x, threads %s", (int) kind,
+            shape.tables, shape.columns, shape.bins, weighted, channels,
+            getenv ("GPUHIST_WRITE_THREADS"));
   compare_documents (what, status, got, got_size, expected, expected_size);
   free (got);
   free (expected);
   free_scopes (&result);
 }
 
-int
-main (void)
+static void
+check_all (void)
 {
   for (int weighted = 0; weighted < 2; weighted++)
     {
@@ -301,6 +316,20 @@ main (void)
   check (0, 1); /* unweighted: no numerators whatever is asked */
   check (1, 0);
   check (1, 1);
+}
+
+int
+main (void)
+{
+  /* The caller's thread alone, two threads, and more threads than this machine may have. */
+  static const char *const threads[] = { "1", "2", "5" };
+  for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+    for (size_t n = 0; n < sizeof threads / sizeof threads[0]; n++)
+      {
+        shape = shapes[k];
+        setenv ("GPUHIST_WRITE_THREADS", threads[n], 1);
+        check_all ();
+      }
   if (!failures)
     printf ("scopes' JSON and CSV: every character as written with printf\n");
   return failures ? 1 : 0;

@@ -403,6 +403,77 @@ test_bad_file_names (void)
   g_object_unref (buffer);
 }
 
+/* Names in `folder` that start with `prefix`, comma-separated. */
+static gchar *
+names_starting (const char *folder, const char *prefix)
+{
+  GDir *dir = g_dir_open (folder, 0, NULL);
+  GString *names = g_string_new ("");
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, prefix))
+      g_string_append_printf (names, "%s%s", names->len ? "," : "", name);
+  g_dir_close (dir);
+  return g_string_free (names, FALSE);
+}
+
+/* JSON goes through a file beside the destination, renamed over it when whole: an existing file
+ * is replaced, nothing is left beside it, and a path that cannot be written is an error that
+ * names it, leaving what was there as it was. */
+static void
+test_json_replaces (void)
+{
+  const guint8 pixels[] = { 1, 2, 3 };
+  GeglBuffer *buffer = buffer_new ("R'G'B' u8", 1, 1, pixels);
+  gchar *folder = g_dir_make_tmp ("gpuhist-test-XXXXXX", NULL);
+  gchar *path = g_build_filename (folder, "results.json", NULL);
+  gchar *taken = g_build_filename (folder, "taken.json", NULL);
+  gchar *inside = g_build_filename (folder, "missing", "x.json", NULL);
+  GpuhistReport report = { 0 };
+  GError *error = NULL;
+  gchar *text = NULL, *names;
+
+  g_assert_nonnull (folder);
+  g_assert_true (g_file_set_contents (path, "old", -1, NULL));
+  measure (buffer, "layer", 256, path, &report);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (text, "{\n  \"backend\": "));
+  g_assert_true (g_str_has_suffix (text, "\n}\n"));
+  g_clear_pointer (&text, g_free);
+  names = names_starting (folder, "results.json");
+  g_assert_cmpstr (names, ==, "results.json");
+  g_free (names);
+
+  /* A folder where the file should be: not replaced, and no temporary file left. */
+  g_assert_cmpint (g_mkdir (taken, 0700), ==, 0);
+  g_assert_false (gpuhist_report_write (&report, taken, &error));
+  g_assert_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, taken));
+  g_clear_error (&error);
+  g_assert_true (g_file_test (taken, G_FILE_TEST_IS_DIR));
+  names = names_starting (folder, "taken.json");
+  g_assert_cmpstr (names, ==, "taken.json");
+  g_free (names);
+
+  /* A folder that does not exist. */
+  g_assert_false (gpuhist_report_write (&report, inside, &error));
+  g_assert_error (error, GPUHIST_ERROR, GPUHIST_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, inside));
+  g_clear_error (&error);
+
+  g_unlink (path);
+  g_rmdir (taken);
+  g_rmdir (folder);
+  g_free (inside);
+  g_free (taken);
+  g_free (path);
+  g_free (folder);
+  gpuhist_report_clear (&report);
+  g_object_unref (buffer);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -415,6 +486,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/json", test_json);
   g_test_add_func ("/report/json-comparison", test_json_comparison);
   g_test_add_func ("/report/bad-file-names", test_bad_file_names);
+  g_test_add_func ("/report/json-replaces", test_json_replaces);
   g_test_add_func ("/report/scopes", test_scopes);
   status = g_test_run ();
   gegl_exit ();
