@@ -84,7 +84,8 @@ typedef struct
 } cpu_run;
 
 #define TABLE_HISTOGRAM (-1)
-#define TABLE_EVERY (-2) /* the histogram, then every scope: a run without repetitions */
+#define TABLE_EVERY (-2)      /* the histogram, then every scope: a run without repetitions */
+#define TABLE_SINK_CLEAR (-3) /* no table: the job clears the sink's scope tables */
 
 static void *
 worker_main (void *data)
@@ -616,6 +617,26 @@ alloc_level_bins (cpu_run *run)
   return 0;
 }
 
+/* The pool's share of clearing the sink's scope tables (clears_scope_sinks): megabytes that the
+ * engine would otherwise clear before the caller's first strip, while here the caller fills it. */
+static void
+job_clear_scope_sinks (void *arg, int thread, int threads)
+{
+  cpu_run *run = arg;
+  for (int k = 0; k < GH_N_SCOPES; k++)
+    for (int m = 0; m < GH_N_METHODS; m++)
+      {
+        gh_u128 *sums = run->sink->scope[k].weighted[m];
+        uint8_t *table = sums ? (uint8_t *) sums : (uint8_t *) run->sink->scope[k].counts[m];
+        if (!table)
+          continue;
+        const size_t bytes
+            = gh_table_cells (&run->plan.scope[k]) * (sums ? sizeof *sums : sizeof (uint64_t));
+        const size_t begin = bytes * (size_t) thread / (size_t) threads;
+        memset (table + begin, 0, bytes * (size_t) (thread + 1) / (size_t) threads - begin);
+      }
+}
+
 static void *
 cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error *error)
 {
@@ -653,6 +674,12 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
     }
   snprintf (sink->layout, sizeof sink->layout, "CPU, %d threads, %d cop%s of %d bins each",
             backend->pool.count, run->copies, run->copies == 1 ? "y" : "ies", plan->bins);
+  if (plan_has_scopes (plan))
+    {
+      run->table = TABLE_SINK_CLEAR;
+      pool_dispatch (&backend->pool, job_clear_scope_sinks, run);
+      run->job_in_flight = 1;
+    }
   return run;
 }
 
@@ -693,6 +720,8 @@ cpu_strip (void *data, size_t bytes, gh_error *error)
   cpu_run *run = data;
   const uint8_t *strip = run->staging[run->current];
   run->strips++;
+  if (run->table == TABLE_SINK_CLEAR)
+    finish_job (run); /* nothing to fold: the sink's scope tables are clear now */
 
   if (run->plan.repetitions == 0)
     {
@@ -743,4 +772,5 @@ const gh_backend_ops gh_cpu_backend_ops = {
   .pattern_strip = NULL,
   .run_end = cpu_run_end,
   .run_abort = cpu_run_abort,
+  .clears_scope_sinks = 1,
 };

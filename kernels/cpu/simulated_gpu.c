@@ -136,4 +136,5 @@ const gh_backend_ops gh_simulated_gpu_ops = {
   .pattern_strip = NULL,
   .run_end = simulated_run_end,
   .run_abort = simulated_run_abort,
+  .clears_scope_sinks = 1, /* its runs are the CPU backend's */
 };

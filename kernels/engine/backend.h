@@ -117,6 +117,10 @@ extern "C"
     /* Frees the process's device context once no backend is open (gh_release_gpu); NULL where
      * there is none. */
     void (*release_device) (void);
+    /* Non-zero: run_begin is handed the sink's scope tables unwritten and clears them itself
+     * before it adds to them (the CPU's pool clears them while the caller fills the first
+     * strip); else the engine hands them over zeroed. */
+    int clears_scope_sinks;
   } gh_backend_ops;
 
   extern const gh_backend_ops gh_cpu_backend_ops;
@@ -142,6 +146,8 @@ extern "C"
    * read-modify-write; NULL when the size overflows or memory ran out. */
   void *gh_large_alloc (size_t bytes);
   void *gh_large_zeroed (size_t n, size_t size);
+  /* n cells of `size` bytes, not cleared; NULL when the size overflows or memory ran out. */
+  void *gh_large_unwritten (size_t n, size_t size);
   void gh_error_set (gh_error *error, gh_status status, const char *format, ...)
 #ifdef __GNUC__
       __attribute__ ((format (printf, 3, 4)))

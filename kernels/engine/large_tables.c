@@ -28,6 +28,14 @@ gh_large_alloc (size_t bytes)
 }
 
 void *
+gh_large_unwritten (size_t n, size_t size)
+{
+  if (size != 0 && n > SIZE_MAX / size)
+    return NULL;
+  return gh_large_alloc (n * size);
+}
+
+void *
 gh_large_zeroed (size_t n, size_t size)
 {
   if (size != 0 && n > SIZE_MAX / size)

@@ -217,19 +217,20 @@ check_scope_sizes (const gh_run_plan *plan, size_t budget, gh_error *error)
 /* One table of n cells for each method of the plan: 64-bit counts, or 128-bit sums for weighted
  * runs, and the repetitions' times; 0 or -1 (no memory). */
 static int
-alloc_tables (const gh_run_plan *plan, size_t n, uint64_t **counts, gh_u128 **weighted,
+alloc_tables (const gh_run_plan *plan, size_t n, int zeroed, uint64_t **counts, gh_u128 **weighted,
               double **rep_ms)
 {
+  void *(*alloc) (size_t, size_t) = zeroed ? gh_large_zeroed : gh_large_unwritten;
   for (int m = 0; m < GH_N_METHODS; m++)
     {
       if (!(plan->methods & GH_METHOD_BIT (m)))
         continue;
       if (m != GH_METHOD_READ_ONLY && gh_plan_weighted (plan))
         {
-          if (!(weighted[m] = gh_large_zeroed (n, sizeof (gh_u128))))
+          if (!(weighted[m] = alloc (n, sizeof (gh_u128))))
             return -1;
         }
-      else if (m != GH_METHOD_READ_ONLY && !(counts[m] = gh_large_zeroed (n, sizeof (uint64_t))))
+      else if (m != GH_METHOD_READ_ONLY && !(counts[m] = alloc (n, sizeof (uint64_t))))
         return -1;
       if (plan->repetitions > 0
           && !(rep_ms[m] = calloc ((size_t) plan->repetitions, sizeof (double))))
@@ -238,16 +239,17 @@ alloc_tables (const gh_run_plan *plan, size_t n, uint64_t **counts, gh_u128 **we
   return 0;
 }
 
+/* The sink's tables, zeroed but for the scopes' where the backend clears those itself. */
 static int
-alloc_sink (gh_run_sink *sink, const gh_run_plan *plan)
+alloc_sink (gh_run_sink *sink, const gh_run_plan *plan, const gh_backend_ops *ops)
 {
-  if (alloc_tables (plan, (size_t) plan->out_channels * (size_t) plan->bins, sink->counts,
+  if (alloc_tables (plan, (size_t) plan->out_channels * (size_t) plan->bins, 1, sink->counts,
                     sink->weighted, sink->rep_ms))
     return -1;
   for (int k = 0; k < GH_N_SCOPES; k++)
     if (plan->scope[k].tables > 0
-        && alloc_tables (plan, gh_table_cells (&plan->scope[k]), sink->scope[k].counts,
-                         sink->scope[k].weighted, sink->scope[k].rep_ms))
+        && alloc_tables (plan, gh_table_cells (&plan->scope[k]), !ops->clears_scope_sinks,
+                         sink->scope[k].counts, sink->scope[k].weighted, sink->scope[k].rep_ms))
       return -1;
   return 0;
 }
@@ -287,7 +289,7 @@ gh_run_begin_spec (gh_engine *engine, const gh_run_spec *spec, gh_error *error)
       free_run (run);
       return NULL;
     }
-  if (alloc_sink (&run->sink, &run->plan) != 0)
+  if (alloc_sink (&run->sink, &run->plan, engine->ops) != 0)
     {
       free_run (run);
       gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
