@@ -581,7 +581,9 @@ cuda_run_abort (void *data)
 
 } // namespace
 
+/* clears_scope_sinks 0: the engine hands the result's scope tables over cleared, and run_end
+ * adds the device's tables into them. */
 extern "C" const gh_backend_ops gh_cuda_backend_ops = {
   cuda_open,          cuda_close,   cuda_run_begin, cuda_staging,        cuda_strip,
-  cuda_pattern_strip, cuda_run_end, cuda_run_abort, cuda_release_device,
+  cuda_pattern_strip, cuda_run_end, cuda_run_abort, cuda_release_device, 0,
 };
