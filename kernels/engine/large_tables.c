@@ -38,9 +38,7 @@ gh_large_unwritten (size_t n, size_t size)
 void *
 gh_large_zeroed (size_t n, size_t size)
 {
-  if (size != 0 && n > SIZE_MAX / size)
-    return NULL;
-  void *table = gh_large_alloc (n * size);
+  void *table = gh_large_unwritten (n, size);
   if (table)
     clear_bytes (table, 0, n * size);
   return table;
