@@ -3,7 +3,7 @@
 a layer larger than the memory budget, and an image closed while the dialog is open.
 
     reliability-tests.py --gimp 2|3 --plugin BUILT-PLUGIN --workdir DIR --suite SUITE
-                         [--cuda enabled|disabled] [--src SRCDIR]
+                         [--cuda enabled|disabled] [--src SRCDIR [--root-build DIR]]
 
 Suites:
   batch   Script-Fu in headless GIMP: 1x1, 1xN and Nx1 layers, a selection partly outside the
@@ -26,7 +26,8 @@ Suites:
           GPU failed, and why), before and after Re-run.
 
 With --gimp 3 on a machine without gimp-console-3.0 and --src given, the script builds the
-plug-in inside the Debian 13 root (tools/debian13-root) and runs itself there, as
+plug-in inside the Debian 13 root (tools/debian13-root) in --root-build's folder (gimp3-build.sh,
+the build the GIMP 3.0 tests share; WORKDIR/gimp3-build unless given) and runs itself there, as
 gimp3-tests.sh does for gimp-tests.py.
 
 With GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine) the faults strike
@@ -950,24 +951,19 @@ def run_in_root(args):
         if subprocess.run([tool, "ensure"]).returncode != 0:
             print("the Debian 13 root cannot be made: GIMP 3 tests skipped")
             return SKIP
+    builddir = os.path.abspath(args.root_build or os.path.join(args.workdir, "gimp3-build"))
     os.makedirs(args.workdir, exist_ok=True)
-    build = os.path.join(args.workdir, "build")
-    env = dict(os.environ, GPUHIST_ROOT_BIND=args.workdir)
+    os.makedirs(builddir, exist_ok=True)
+    env = dict(os.environ, GPUHIST_ROOT_BIND=args.workdir + " " + builddir)
     inner = r'''
 set -e
-src=$1 build=$2 cuda=$3 suite=$4 work=$5
-export PATH=/usr/local/cuda/bin:$PATH
-if [[ ! -f $build/build.ninja ]]; then
-    meson setup "$build" "$src" -Dgimp=3 -Dcuda="$cuda" -Dgimp-tests=disabled >"$work/setup.log" 2>&1 ||
-        { cat "$work/setup.log"; exit 1; }
-fi
-meson compile -C "$build" plugin/gpu-histogram >"$work/compile.log" 2>&1 ||
-    { tail -50 "$work/compile.log"; exit 1; }
-exec python3 "$src/tests/gimp/reliability-tests.py" --gimp 3 --plugin "$build/plugin/gpu-histogram" \
-    --workdir "$work" --suite "$suite" --cuda "$cuda"
+src=$1 builddir=$2 cuda=$3 suite=$4 work=$5
+bash "$src/tests/gimp/gimp3-build.sh" "$src" "$builddir" "$cuda" plugin/gpu-histogram
+exec python3 "$src/tests/gimp/reliability-tests.py" --gimp 3 \
+    --plugin "$builddir/build/plugin/gpu-histogram" --workdir "$work" --suite "$suite" --cuda "$cuda"
 '''
     return subprocess.run([tool, "run", "--cwd", args.src, "--", "bash", "-c", inner,
-                           "reliability", args.src, build, args.cuda, args.suite,
+                           "reliability", args.src, builddir, args.cuda, args.suite,
                            args.workdir], env=env).returncode
 
 
@@ -979,6 +975,8 @@ def main():
     ap.add_argument("--suite", choices=["batch", "python", "dialog"], default="batch")
     ap.add_argument("--cuda", choices=["enabled", "disabled"], default="enabled")
     ap.add_argument("--src", default="", help="source tree; for GIMP 3 through the root")
+    ap.add_argument("--root-build", default="",
+                    help="with --src: the folder of the build in the root (gimp3-build.sh)")
     args = ap.parse_args()
     args.workdir = os.path.abspath(args.workdir)
     if args.suite == "dialog":
