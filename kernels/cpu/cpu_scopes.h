@@ -8,7 +8,8 @@
  *                   pixels that land there, so it counts straight into its slice of one table:
  *                   no copies, no merge.  Vectorscope: two 32-bit copies a thread for
  *                   unweighted runs, else as privatized.  In a run without repetitions
- *                   these tables add strip after strip and are folded into the sink once. */
+ *                   these tables add strip after strip and are folded into the sink once.
+ * The fastest waveform of 8-bit runs counts in batches of columns (cpu_waveform_batched.c). */
 #ifndef GPUHIST_CPU_SCOPES_H
 #define GPUHIST_CPU_SCOPES_H
 
