@@ -1,53 +1,25 @@
-/* gpu-histogram: the CPU backend.  The same four methods as on the GPU, on a pool of threads:
- *   global atomics  every thread adds into one shared table with an atomic add per sample
- *   privatized      every thread counts into its own table; the tables are merged once
- *   fastest         the same with four interleaved copies per thread, so that runs of equal
- *                   samples do not wait on each other's increments
- *   read-only       every thread reads its part of the strip and counts nothing
- * Without repetitions a strip is counted in the background while the caller fills the next.
- * Weighted runs and derived channels count in cpu_weighted.c; plain runs never go there, nor do
- * unweighted 16-bit runs under GIMP's rule, which count as plain runs do with every level's bin
- * looked up in a table. */
+/* gpu-histogram: the CPU backend: a run's staging, strips, jobs and folds, the jobs on a pool of
+ * threads (cpu_pool.c).  The same four methods as on the GPU (global atomics, privatized,
+ * fastest, read-only): plain runs' histograms count in cpu_histogram.c, weighted runs and
+ * derived channels in cpu_weighted.c, the scopes in cpu_scopes.c.  Plain runs never go to
+ * cpu_weighted.c, nor do unweighted 16-bit runs under GIMP's rule, which count as plain runs do
+ * with every level's bin looked up in a table.  Without repetitions a strip is counted in the
+ * background while the caller fills the next. */
 #include "backend.h"
+#include "cpu_histogram.h"
+#include "cpu_pool.h"
 #include "cpu_scopes.h"
 #include "cpu_weighted.h"
 #include "gimp_rules.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define FASTEST_COPIES 4
-
-typedef void (*pool_job) (void *arg, int thread, int threads);
-
-/* A fixed set of threads that run one job at a time, each on its share. */
 typedef struct
 {
-  pthread_t *threads;
-  int count;
-  pthread_mutex_t lock;
-  pthread_cond_t work_ready;
-  pthread_cond_t work_done;
-  unsigned long generation;
-  int pending;
-  int stopping;
-  pool_job job;
-  void *arg;
-} worker_pool;
-
-typedef struct
-{
-  worker_pool *pool;
-  int index;
-} worker_start;
-
-typedef struct
-{
-  worker_pool pool;
-  worker_start *starts;
+  cpu_pool pool;
 } cpu_backend;
 
 typedef struct
@@ -63,11 +35,9 @@ typedef struct
   const uint8_t *data;
   size_t bytes;
   gh_method method;
-  size_t table_words;      /* channels * bins */
-  int copies;              /* tables a thread: FASTEST_COPIES for 8-bit samples, else 1 */
-  uint32_t *thread_tables; /* threads * copies * table_words */
-  uint16_t *level_bins;    /* unweighted 16-bit runs under GIMP's rule: every level's bin */
-  _Atomic uint32_t *shared_table;
+  cpu_histogram_tables plain; /* plain runs: the table's size, the rule, the shared table */
+  int copies;                 /* tables a thread: CPU_FASTEST_COPIES for 8-bit samples, else 1 */
+  uint32_t *thread_tables;    /* threads * copies * plain.words */
   volatile uint64_t read_sink;
   /* Weighted and derived runs (GIMP's binning too, there): the rules and 64-bit
    * tables (out_channels * bins a table). */
@@ -85,58 +55,7 @@ typedef struct
 
 #define TABLE_HISTOGRAM (-1)
 #define TABLE_EVERY (-2)      /* the histogram, then every scope: a run without repetitions */
-#define TABLE_SINK_CLEAR (-3) /* no table: the job clears the sink's scope tables */
-
-static void *
-worker_main (void *data)
-{
-  worker_start *start = data;
-  worker_pool *pool = start->pool;
-  unsigned long seen = 0;
-  for (;;)
-    {
-      pthread_mutex_lock (&pool->lock);
-      while (pool->generation == seen && !pool->stopping)
-        pthread_cond_wait (&pool->work_ready, &pool->lock);
-      if (pool->stopping)
-        {
-          pthread_mutex_unlock (&pool->lock);
-          return NULL;
-        }
-      seen = pool->generation;
-      pool_job job = pool->job;
-      void *arg = pool->arg;
-      pthread_mutex_unlock (&pool->lock);
-
-      job (arg, start->index, pool->count);
-
-      pthread_mutex_lock (&pool->lock);
-      if (--pool->pending == 0)
-        pthread_cond_signal (&pool->work_done);
-      pthread_mutex_unlock (&pool->lock);
-    }
-}
-
-static void
-pool_dispatch (worker_pool *pool, pool_job job, void *arg)
-{
-  pthread_mutex_lock (&pool->lock);
-  pool->job = job;
-  pool->arg = arg;
-  pool->pending = pool->count;
-  pool->generation++;
-  pthread_cond_broadcast (&pool->work_ready);
-  pthread_mutex_unlock (&pool->lock);
-}
-
-static void
-pool_wait (worker_pool *pool)
-{
-  pthread_mutex_lock (&pool->lock);
-  while (pool->pending > 0)
-    pthread_cond_wait (&pool->work_done, &pool->lock);
-  pthread_mutex_unlock (&pool->lock);
-}
+#define TABLE_SINK_CLEAR (-3) /* no table: the job clears tables (job_clear_scope_sinks) */
 
 /* This thread's part of [0, bytes): whole pixels, so that channel = sample index % channels. */
 static void
@@ -145,91 +64,6 @@ thread_share (size_t bytes, size_t pixel_bytes, int thread, int threads, size_t 
   size_t pixels = bytes / pixel_bytes;
   *begin = pixels * (size_t) thread / (size_t) threads * pixel_bytes;
   *end = pixels * (size_t) (thread + 1) / (size_t) threads * pixel_bytes;
-}
-
-/* A 16-bit sample's bin: looked up under GIMP's rule (level_bins), else sample >> shift. */
-static inline __attribute__ ((always_inline)) size_t
-wide_bin (uint16_t sample, int shift, const uint16_t *level_bins)
-{
-  return level_bins ? level_bins[sample] : (size_t) (sample >> shift);
-}
-
-static inline __attribute__ ((always_inline)) void
-count_wide_pixels (const uint16_t *p, size_t pixels, int channels, size_t bins, int shift,
-                   const uint16_t *level_bins, uint32_t *table)
-{
-  for (size_t i = 0; i < pixels; i++, p += channels)
-    for (int c = 0; c < channels; c++)
-      table[(size_t) c * bins + wide_bin (p[c], shift, level_bins)]++;
-}
-
-/* Both rules with a constant channel count: no division a sample for its channel, and no test
- * of the rule a sample. */
-static inline __attribute__ ((always_inline)) void
-count_wide_channels (const cpu_run *run, const uint16_t *p, size_t n, int channels, uint32_t *table)
-{
-  const size_t bins = (size_t) run->plan.bins, pixels = n / (size_t) channels;
-  if (run->level_bins)
-    count_wide_pixels (p, pixels, channels, bins, 0, run->level_bins, table);
-  else
-    count_wide_pixels (p, pixels, channels, bins, run->plan.shift, NULL, table);
-}
-
-/* 16-bit samples, any bins: the same methods without the unrolled copies, which measured slower
- * on 16-bit samples (docs/BENCHMARKS.md, "gpuhist on photos"). */
-static void
-count_wide (cpu_run *run, const uint16_t *p, size_t n, uint32_t *table)
-{
-  const size_t channels = (size_t) run->plan.channels, bins = (size_t) run->plan.bins;
-  switch (run->method)
-    {
-    case GH_METHOD_GLOBAL_ATOMICS:
-      for (size_t i = 0; i < n; i++)
-        atomic_fetch_add_explicit (
-            &run->shared_table[(i % channels) * bins
-                               + wide_bin (p[i], run->plan.shift, run->level_bins)],
-            1, memory_order_relaxed);
-      break;
-    default:
-      memset (table, 0, run->table_words * sizeof *table);
-      switch (channels)
-        {
-        case 1: count_wide_channels (run, p, n, 1, table); break;
-        case 2: count_wide_channels (run, p, n, 2, table); break;
-        case 3: count_wide_channels (run, p, n, 3, table); break;
-        default: count_wide_channels (run, p, n, 4, table); break;
-        }
-      break;
-    }
-}
-
-static inline __attribute__ ((always_inline)) void
-count_fastest (const uint8_t *p, size_t n, int channels, uint32_t *copies, size_t table_words)
-{
-  const size_t group = (size_t) FASTEST_COPIES * channels;
-  size_t i = 0;
-  for (; i + group <= n; i += group)
-    for (int k = 0; k < FASTEST_COPIES; k++)
-      for (int c = 0; c < channels; c++)
-        copies[k * table_words + (size_t) c * GH_BINS + p[i + (size_t) k * channels + c]]++;
-  for (; i < n; i++)
-    copies[(i % (size_t) channels) * GH_BINS + p[i]]++;
-}
-
-/* XORs every byte of [p, p + n), 8 at a time, so that the compiler cannot skip the reads. */
-static uint64_t
-read_bytes (const uint8_t *p, size_t n)
-{
-  uint64_t acc = 0, word;
-  size_t i = 0;
-  for (; i + sizeof word <= n; i += sizeof word)
-    {
-      memcpy (&word, p + i, sizeof word);
-      acc ^= word;
-    }
-  for (; i < n; i++)
-    acc ^= p[i];
-  return acc;
 }
 
 /* This thread's share, bytes [begin, end) of the strip, of a weighted or derived run. */
@@ -289,69 +123,34 @@ static void
 job_count_histogram (cpu_run *run, int thread, int threads)
 {
   const int channels = run->plan.channels;
-  const size_t words = run->table_words;
   size_t begin, end;
   thread_share (run->bytes, (size_t) channels * run->plan.bytes_per_sample, thread, threads, &begin,
                 &end);
   const uint8_t *p = run->data + begin;
   const size_t n = end - begin;
-  uint32_t *copies = run->thread_tables + (size_t) thread * run->copies * words;
-
   if (run->weighted && run->method != GH_METHOD_READ_ONLY)
     {
       job_count_weighted (run, thread, begin, end);
       return;
     }
-
-  if (run->plan.bytes_per_sample == 2 && run->method != GH_METHOD_READ_ONLY)
+  if (run->method != GH_METHOD_READ_ONLY)
     {
-      /* Strips hold whole pixels of uint16_t, so p is aligned for them. */
-      count_wide (run, (const uint16_t *) (const void *) p, n / 2, copies);
+      cpu_histogram_count (&run->plan, &run->plain, run->method, p, n,
+                           run->thread_tables + (size_t) thread * run->copies * run->plain.words);
       return;
     }
-  switch (run->method)
+  run->read_sink ^= cpu_read_bytes (p, n);
+  if (run->plan.coverage_bytes)
     {
-    case GH_METHOD_GLOBAL_ATOMICS:
-      for (size_t i = 0; i < n; i++)
-        atomic_fetch_add_explicit (&run->shared_table[(i % (size_t) channels) * GH_BINS + p[i]], 1,
-                                   memory_order_relaxed);
-      break;
-    case GH_METHOD_PRIVATIZED:
-      memset (copies, 0, words * sizeof *copies);
-      for (size_t i = 0; i < n; i++)
-        copies[(i % (size_t) channels) * GH_BINS + p[i]]++;
-      break;
-    case GH_METHOD_FASTEST:
-      memset (copies, 0, FASTEST_COPIES * words * sizeof *copies);
-      /* A constant channel count lets the compiler unroll the inner loops. */
-      switch (channels)
-        {
-        case 1: count_fastest (p, n, 1, copies, words); break;
-        case 2: count_fastest (p, n, 2, copies, words); break;
-        case 3: count_fastest (p, n, 3, copies, words); break;
-        default: count_fastest (p, n, 4, copies, words); break;
-        }
-      for (int k = 1; k < FASTEST_COPIES; k++)
-        for (size_t w = 0; w < words; w++)
-          copies[w] += copies[k * words + w];
-      break;
-    case GH_METHOD_READ_ONLY:
-    default:
-      run->read_sink ^= read_bytes (p, n);
-      if (run->plan.coverage_bytes)
-        {
-          /* The coverage plane too: the ceiling reads what the counting methods read. */
-          const size_t pixel_bytes = (size_t) channels * run->plan.bytes_per_sample;
-          const size_t cover = (size_t) run->plan.coverage_bytes;
-          run->read_sink
-              ^= read_bytes (run->data + run->plan.coverage_offset + begin / pixel_bytes * cover,
+      /* The coverage plane too: the ceiling reads what the counting methods read. */
+      const size_t pixel_bytes = (size_t) channels * run->plan.bytes_per_sample;
+      const size_t cover = (size_t) run->plan.coverage_bytes;
+      run->read_sink
+          ^= cpu_read_bytes (run->data + run->plan.coverage_offset + begin / pixel_bytes * cover,
                              n / pixel_bytes * cover);
-        }
-      break;
     }
 }
 
-/* Adds what the last job counted into the sink. */
 /* Adds a 64-bit table into the sink's table for the method: 128-bit sums for weighted runs. */
 static void
 fold_table (cpu_run *run, const uint64_t *table, size_t words)
@@ -410,8 +209,8 @@ fold_job (cpu_run *run, int last)
     }
   if (!any)
     return;
-  pool_dispatch (&run->backend->pool, job_fold_scopes, run);
-  pool_wait (&run->backend->pool);
+  cpu_pool_dispatch (&run->backend->pool, job_fold_scopes, run);
+  cpu_pool_wait (&run->backend->pool);
 }
 
 static void
@@ -427,11 +226,11 @@ fold_histogram_job (cpu_run *run)
   uint64_t *counts = run->sink->counts[run->method];
   if (!counts)
     return;
-  const size_t words = run->table_words;
+  const size_t words = run->plain.words;
   if (run->method == GH_METHOD_GLOBAL_ATOMICS)
     {
       for (size_t w = 0; w < words; w++)
-        counts[w] += atomic_load_explicit (&run->shared_table[w], memory_order_relaxed);
+        counts[w] += atomic_load_explicit (&run->plain.shared[w], memory_order_relaxed);
       return;
     }
   for (int t = 0; t < run->backend->pool.count; t++)
@@ -457,9 +256,9 @@ start_job (cpu_run *run, int table, gh_method method, const uint8_t *data, size_
     for (size_t w = 0; w < run->weighted->table_words; w++)
       atomic_store_explicit (&run->wide_shared[w], 0, memory_order_relaxed);
   else if (method == GH_METHOD_GLOBAL_ATOMICS)
-    for (size_t w = 0; w < run->table_words; w++)
-      atomic_store_explicit (&run->shared_table[w], 0, memory_order_relaxed);
-  pool_dispatch (&run->backend->pool, job_count, run);
+    for (size_t w = 0; w < run->plain.words; w++)
+      atomic_store_explicit (&run->plain.shared[w], 0, memory_order_relaxed);
+  cpu_pool_dispatch (&run->backend->pool, job_count, run);
   run->job_in_flight = 1;
 }
 
@@ -468,7 +267,7 @@ finish_job (cpu_run *run)
 {
   if (!run->job_in_flight)
     return;
-  pool_wait (&run->backend->pool);
+  cpu_pool_wait (&run->backend->pool);
   run->job_in_flight = 0;
 }
 
@@ -488,31 +287,14 @@ cpu_open (const gh_options *options, gh_fault fault, char *description, size_t d
   if (threads > 256)
     threads = 256;
 
-  worker_pool *pool = &backend->pool;
-  pthread_mutex_init (&pool->lock, NULL);
-  pthread_cond_init (&pool->work_ready, NULL);
-  pthread_cond_init (&pool->work_done, NULL);
-  pool->threads = calloc ((size_t) threads, sizeof *pool->threads);
-  backend->starts = calloc ((size_t) threads, sizeof *backend->starts);
-  if (!pool->threads || !backend->starts)
-    threads = 0;
-  for (int t = 0; t < threads; t++)
+  const int started = cpu_pool_start (&backend->pool, threads);
+  if (started == 0)
     {
-      backend->starts[t] = (worker_start){ pool, t };
-      if (pthread_create (&pool->threads[t], NULL, worker_main, &backend->starts[t]) != 0)
-        break;
-      pool->count++;
-    }
-  if (pool->count == 0)
-    {
-      free (pool->threads);
-      free (backend->starts);
       free (backend);
       gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "could not start a counting thread");
       return NULL;
     }
-  snprintf (description, description_size, "CPU, %d thread%s", pool->count,
-            pool->count == 1 ? "" : "s");
+  snprintf (description, description_size, "CPU, %d thread%s", started, started == 1 ? "" : "s");
   return backend;
 }
 
@@ -520,18 +302,7 @@ static void
 cpu_close (void *data)
 {
   cpu_backend *backend = data;
-  worker_pool *pool = &backend->pool;
-  pthread_mutex_lock (&pool->lock);
-  pool->stopping = 1;
-  pthread_cond_broadcast (&pool->work_ready);
-  pthread_mutex_unlock (&pool->lock);
-  for (int t = 0; t < pool->count; t++)
-    pthread_join (pool->threads[t], NULL);
-  pthread_mutex_destroy (&pool->lock);
-  pthread_cond_destroy (&pool->work_ready);
-  pthread_cond_destroy (&pool->work_done);
-  free (pool->threads);
-  free (backend->starts);
+  cpu_pool_stop (&backend->pool);
   free (backend);
 }
 
@@ -542,8 +313,8 @@ cpu_run_free (cpu_run *run)
   free (run->staging[0]);
   free (run->staging[1]);
   free (run->thread_tables);
-  free (run->level_bins);
-  free ((void *) run->shared_table);
+  free (run->plain.level_bins);
+  free ((void *) run->plain.shared);
   if (run->weighted)
     cpu_weighted_rules_clear (run->weighted);
   free (run->weighted);
@@ -609,20 +380,22 @@ gimp_binned_plain (const gh_run_plan *plan)
 static int
 alloc_level_bins (cpu_run *run)
 {
-  run->level_bins = malloc (65536 * sizeof *run->level_bins);
-  if (!run->level_bins)
+  run->plain.level_bins = malloc (65536 * sizeof *run->plain.level_bins);
+  if (!run->plain.level_bins)
     return -1;
   for (uint32_t s = 0; s < 65536; s++)
-    run->level_bins[s] = (uint16_t) gh_gimp_bin_u16 (s, run->plan.bins);
+    run->plain.level_bins[s] = (uint16_t) gh_gimp_bin_u16 (s, run->plan.bins);
   return 0;
 }
 
-/* The pool's share of clearing the sink's scope tables (clears_scope_sinks): megabytes that the
- * engine would otherwise clear before the caller's first strip, while here the caller fills it. */
+/* The pool's share of clearing the sink's scope tables (clears_scope_sinks) and the scopes' own
+ * first tables: megabytes that the engine, or the first strip's cpu_scopes_prepare, would
+ * otherwise clear on the caller's thread, while here the caller fills the first strip. */
 static void
 job_clear_scope_sinks (void *arg, int thread, int threads)
 {
   cpu_run *run = arg;
+  cpu_scopes_clear (run->scopes, thread, threads);
   for (int k = 0; k < GH_N_SCOPES; k++)
     for (int m = 0; m < GH_N_METHODS; m++)
       {
@@ -650,22 +423,22 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   run->backend = backend;
   run->plan = *plan;
   run->sink = sink;
-  run->table_words = (size_t) plan->channels * plan->bins;
-  run->copies = plan->bytes_per_sample == 1 ? FASTEST_COPIES : 1;
+  run->plain.words = (size_t) plan->channels * plan->bins;
+  run->copies = plan->bytes_per_sample == 1 ? CPU_FASTEST_COPIES : 1;
   const size_t staging_bytes = gh_plan_staging_bytes (plan);
   run->staging[0] = gh_large_alloc (staging_bytes);
   /* The second strip buffer only pays when counting overlaps the caller's filling. */
   run->staging[1] = plan->repetitions == 0 ? gh_large_alloc (staging_bytes) : NULL;
   run->thread_tables
-      = calloc ((size_t) backend->pool.count * run->copies * run->table_words, sizeof (uint32_t));
-  run->shared_table = calloc (run->table_words, sizeof (uint32_t));
+      = calloc ((size_t) backend->pool.count * run->copies * run->plain.words, sizeof (uint32_t));
+  run->plain.shared = calloc (run->plain.words, sizeof (uint32_t));
   if (gimp_binned_plain (plan) ? alloc_level_bins (run) != 0
                                : !gh_plan_plain (plan) && alloc_weighted (run) != 0)
-    run->shared_table = NULL; /* reported as out of memory below */
+    run->plain.shared = NULL; /* reported as out of memory below */
   if (alloc_scopes (run) != 0)
-    run->shared_table = NULL;
+    run->plain.shared = NULL;
   if (!run->staging[0] || (plan->repetitions == 0 && !run->staging[1]) || !run->thread_tables
-      || !run->shared_table)
+      || !run->plain.shared)
     {
       cpu_run_free (run);
       gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory for two strips of %zu bytes",
@@ -677,7 +450,7 @@ cpu_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error 
   if (plan_has_scopes (plan))
     {
       run->table = TABLE_SINK_CLEAR;
-      pool_dispatch (&backend->pool, job_clear_scope_sinks, run);
+      cpu_pool_dispatch (&backend->pool, job_clear_scope_sinks, run);
       run->job_in_flight = 1;
     }
   return run;
@@ -721,7 +494,7 @@ cpu_strip (void *data, size_t bytes, gh_error *error)
   const uint8_t *strip = run->staging[run->current];
   run->strips++;
   if (run->table == TABLE_SINK_CLEAR)
-    finish_job (run); /* nothing to fold: the sink's scope tables are clear now */
+    finish_job (run); /* nothing to fold: the scope tables are clear now */
 
   if (run->plan.repetitions == 0)
     {

@@ -8,7 +8,8 @@
  *                   pixels that land there, so it counts straight into its slice of one table:
  *                   no copies, no merge.  Vectorscope: two 32-bit copies a thread for
  *                   unweighted runs, else as privatized.  In a run without repetitions
- *                   these tables add strip after strip and are folded into the sink once. */
+ *                   these tables add strip after strip and are folded into the sink once.
+ * The fastest waveform of 8-bit runs counts in batches of columns (cpu_waveform_batched.c). */
 #ifndef GPUHIST_CPU_SCOPES_H
 #define GPUHIST_CPU_SCOPES_H
 
@@ -20,6 +21,11 @@ typedef struct cpu_scopes cpu_scopes;
 cpu_scopes *cpu_scopes_new (const gh_run_plan *plan, const cpu_weighted_rules *rules, int threads);
 void cpu_scopes_free (cpu_scopes *scopes);
 
+/* Thread `thread` of `threads` clears its share of the tables the run's first job counts into
+ * (megabytes: the batched waveform's), so that a pool job clears them while the caller fills
+ * the first strip.  Every thread's share must be done before the first cpu_scopes_prepare,
+ * which then leaves them as they are. */
+void cpu_scopes_clear (const cpu_scopes *scopes, int thread, int threads);
 /* Before a job of `method` on scope `kind` over a strip of `pixels` pixels: clears what the
  * threads count into, unless FASTEST's tables still hold earlier strips of a run without
  * repetitions. */
