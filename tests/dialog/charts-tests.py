@@ -436,7 +436,8 @@ def main():
     if dialog_tests.which_all(["convert"]):
         print("1..0 # SKIP missing: convert (ImageMagick)")
         return SKIP
-    prepared = follow_tests.prepare(args, follow_tests.SESSIONRC, {})
+    prepared = follow_tests.prepare(args, follow_tests.SESSIONRC,
+                                    follow_tests.gimp_results.with_huge_pages({}))
     if prepared is None:
         return SKIP
     gimp, python, work, env = prepared

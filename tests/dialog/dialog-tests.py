@@ -416,7 +416,7 @@ def main():
 
     os.makedirs(args.outdir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="dialog-gimp%s-" % args.gimp_version, dir=args.outdir)
-    env = dict(os.environ)
+    env = gimp_results.with_huge_pages(dict(os.environ))
     for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"):
         env[name] = os.path.join(work, name.lower())
         os.makedirs(env[name], mode=0o700, exist_ok=True)
@@ -428,13 +428,14 @@ def main():
     env.pop("DBUS_SESSION_BUS_ADDRESS", None)
 
     profile = os.path.join(work, "profile")
+    gimp_results.start_profile(args.gimp_version, profile)
     if args.gimp_version == "3":
         env["GIMP3_DIRECTORY"] = profile
         plugin_dir = os.path.join(profile, "plug-ins", "gpu-histogram")
     else:
         env["GIMP2_DIRECTORY"] = profile
         plugin_dir = os.path.join(profile, "plug-ins")
-    os.makedirs(plugin_dir)
+    os.makedirs(plugin_dir, exist_ok=True)
     shutil.copy2(args.plugin, os.path.join(plugin_dir, "gpu-histogram"))
     with open(os.path.join(profile, "sessionrc"), "w") as f:
         f.write(SESSIONRC)

@@ -328,6 +328,7 @@ def prepare(args, sessionrc, extra_env):
     for name in ("LANGUAGE", "LC_ALL", "DBUS_SESSION_BUS_ADDRESS"):
         env.pop(name, None)
     profile = os.path.join(work, "profile")
+    gimp_results.start_profile(args.gimp_version, profile)
     env["GIMP%s_DIRECTORY" % args.gimp_version] = profile
     plugin_dir = os.path.join(profile, "plug-ins",
                               "gpu-histogram" if args.gimp_version == "3" else "")
@@ -381,7 +382,7 @@ def main():
     fault = dict(GPUHIST_FAULT="kernel", GPUHIST_FAULT_RUN="4")
     if not gimp_results.gpu_required():  # on the GPU machine the fault strikes the real one
         fault["GPUHIST_TEST_SIMULATED_GPU"] = "1"
-    prepared = prepare(args, SESSIONRC, fault)
+    prepared = prepare(args, SESSIONRC, gimp_results.with_huge_pages(fault))
     if prepared is None:
         return SKIP
     gimp, python, work, env = prepared

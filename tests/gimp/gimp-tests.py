@@ -519,8 +519,12 @@ def check_returns(chk, c, ret, counts_by_name, names, bins=256):
 # --- running GIMP -------------------------------------------------------------------------------
 
 def make_profile(work, gimp, plugin):
+    """WORK/profile: a GIMP profile with the plug-in as its only own plug-in, started from a copy
+    of gimp_results.base_profile (GIMP's own plug-ins already registered, so that the first start
+    queries only this one)."""
     profile = os.path.join(work, "profile")
     shutil.rmtree(profile, ignore_errors=True)
+    gimp_results.start_profile(gimp, profile)
     for sub in ["brushes", "dynamics", "fonts", "gradients", "palettes", "patterns",
                 "tool-presets", "scripts", "modules", "interpreters", "environ", "templates",
                 "themes", "icons", "mypaint-brushes", "tmp"]:
@@ -535,7 +539,7 @@ def make_profile(work, gimp, plugin):
 
 
 def run_gimp(gimp, profile, commands, log, extra_env=None, timeout=600, quit_flag=False):
-    env = dict(os.environ)
+    env = gimp_results.with_huge_pages(dict(os.environ))
     env.update(extra_env or {})
     env["GIMP2_DIRECTORY" if gimp == "2" else "GIMP3_DIRECTORY"] = profile
     env.setdefault("LC_ALL", "C.UTF-8")

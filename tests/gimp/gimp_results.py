@@ -10,12 +10,14 @@ root (gimp3-tests.sh), which mounts the source tree at its own path.
 
 import argparse
 import atexit
+import fcntl
 import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,6 +31,68 @@ def load_gimp_tests():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def base_profile(gimp):
+    """A profile in which GIMP (2 or 3, its console binary as found on PATH) has registered its
+    own plug-ins and nothing else, made once per machine (or root) and GIMP binary by starting
+    that GIMP once; None where that fails.  Copies of it spare every test's first start the query
+    of GIMP's hundred-odd plug-ins, seconds of CPU each time (docs/BENCHMARKS.md, CI); GIMP still
+    queries the plug-in a test adds to its copy, and re-queries any of its own whose file changed
+    since."""
+    binary = shutil.which("gimp-console-2.10" if gimp == "2" else "gimp-console-3.0")
+    if not binary:
+        return None
+    stamp = int(os.stat(binary).st_mtime)
+    base = os.path.join(tempfile.gettempdir(), "gpu-histogram-test-profile-%d" % os.getuid(),
+                        "gimp%s-%d" % (gimp, stamp))
+    parent = os.path.dirname(base)
+    os.makedirs(parent, exist_ok=True)
+    with open(os.path.join(parent, "lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one maker at a time; the others wait and copy it
+        if not os.path.isfile(os.path.join(base, "pluginrc")):
+            making = base + ".new"
+            shutil.rmtree(making, ignore_errors=True)
+            os.makedirs(making)
+            argv = [binary, "-i", "-d", "-f"] + (
+                ["--batch-interpreter=plug-in-script-fu-eval"] if gimp == "3" else [])
+            env = with_huge_pages(dict(os.environ, LC_ALL="C.UTF-8"))
+            env.pop("DISPLAY", None)
+            env["GIMP2_DIRECTORY" if gimp == "2" else "GIMP3_DIRECTORY"] = making
+            with open(os.path.join(parent, "gimp%s.log" % gimp), "w") as log:
+                try:
+                    subprocess.run(argv + ["-b", "(gimp-quit 0)"], stdout=log,
+                                   stderr=subprocess.STDOUT, env=env, timeout=300)
+                except subprocess.TimeoutExpired:
+                    pass
+            if not os.path.isfile(os.path.join(making, "pluginrc")):
+                return None
+            shutil.rmtree(os.path.join(making, "tmp"), ignore_errors=True)
+            os.rename(making, base)
+    return base
+
+
+def with_huge_pages(env):
+    """ENV (a dict, changed and returned) with glibc's malloc asking for transparent huge pages
+    (the tunable glibc.malloc.hugetlb=1), for GIMP and the plug-ins it starts, which inherit it.
+    babl times its lookup tables in every process that converts pixels (GIMP, each plug-in):
+    hundreds of MiB of fresh memory written at once, over a second of CPU a process in 4 KiB
+    pages on the 2-core test machine, about a third of that in 2 MiB pages (docs/BENCHMARKS.md,
+    CI).  Not for the tests that measure the plug-in's memory (follow-busy, repeat-memory):
+    huge pages change how its resident size grows."""
+    tunables = [t for t in env.get("GLIBC_TUNABLES", "").split(":") if t]
+    if not any(t.startswith("glibc.malloc.hugetlb=") for t in tunables):
+        env["GLIBC_TUNABLES"] = ":".join(tunables + ["glibc.malloc.hugetlb=1"])
+    return env
+
+
+def start_profile(gimp, profile):
+    """PROFILE (which must not exist) as a copy of base_profile(gimp), else an empty folder."""
+    base = base_profile(gimp)
+    if base:
+        shutil.copytree(base, profile, symlinks=True)
+    else:
+        os.makedirs(profile)
 
 
 # GPUHIST_TEST_REQUIRE_GPU=1 (tools/device-gimp-check, on the GPU machine): every run that no test
@@ -212,7 +276,7 @@ def run_python_fu(profile, script, marker, log, timeout=400, quit=True):
     Python-Fu script with python-fu-eval, its output in log.  With quit, GIMP is given --quit and
     30 s after marker appears to end by itself; without (python-fu-eval does not quit by itself),
     1 s.  Returns whether marker exists."""
-    env = dict(os.environ, GIMP3_DIRECTORY=profile, LC_ALL="C.UTF-8")
+    env = with_huge_pages(dict(os.environ, GIMP3_DIRECTORY=profile, LC_ALL="C.UTF-8"))
     env.pop("DISPLAY", None)
     argv = ["gimp-console-3.0", "-i", "-d", "-f", "--batch-interpreter=python-fu-eval",
             "-b", "exec(open(%r).read())" % script] + (["--quit"] if quit else [])

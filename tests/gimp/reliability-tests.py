@@ -131,7 +131,7 @@ def text_script(gimp, work):
 
 
 def run_gimp_with_fonts(gimp, profile, commands, log, timeout=600):
-    env = dict(os.environ, LC_ALL="C.UTF-8")
+    env = gimp_results.with_huge_pages(dict(os.environ, LC_ALL="C.UTF-8"))
     env["GIMP2_DIRECTORY" if gimp == "2" else "GIMP3_DIRECTORY"] = profile
     env.pop("DISPLAY", None)
     argv = ["gimp-console-2.10" if gimp == "2" else "gimp-console-3.0", "-i", "-d"]
@@ -526,7 +526,7 @@ def run_pyfu(args, work, profile, mode, extra_env):
                 .replace("SPECIAL_VALUES", "[" + ", ".join(
                     "float(%r)" % repr(v) for v in gt.SPECIAL_VALUES) + "]")
                 .replace("TEXT", repr(TEXT)))
-    env = dict(os.environ, GIMP3_DIRECTORY=profile, LC_ALL="C.UTF-8")
+    env = gimp_results.with_huge_pages(dict(os.environ, GIMP3_DIRECTORY=profile, LC_ALL="C.UTF-8"))
     env.update(extra_env)
     env.pop("DISPLAY", None)
     ret_path = os.path.join(work, "pyfu-%s.ret.json" % mode)
@@ -647,7 +647,7 @@ def dialog_environment(work):
     are inside it, in the C.UTF-8 locale, for one GIMP session with the dialog."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    env = dict(os.environ)
+    env = gimp_results.with_huge_pages(dict(os.environ))
     for name in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"):
         env[name] = os.path.join(work, name.lower())
         os.makedirs(env[name], mode=0o700, exist_ok=True)
