@@ -55,7 +55,7 @@ typedef struct
 
 #define TABLE_HISTOGRAM (-1)
 #define TABLE_EVERY (-2)      /* the histogram, then every scope: a run without repetitions */
-#define TABLE_SINK_CLEAR (-3) /* no table: the job clears tables (job_clear_scope_sinks) */
+#define TABLE_SINK_CLEAR (-3) /* no table: the job clears the sink's scope tables */
 
 /* This thread's part of [0, bytes): whole pixels, so that channel = sample index % channels. */
 static void
@@ -388,14 +388,12 @@ alloc_level_bins (cpu_run *run)
   return 0;
 }
 
-/* The pool's share of clearing the sink's scope tables (clears_scope_sinks) and the scopes' own
- * first tables: megabytes that the engine, or the first strip's cpu_scopes_prepare, would
- * otherwise clear on the caller's thread, while here the caller fills the first strip. */
+/* The pool's share of clearing the sink's scope tables (clears_scope_sinks): megabytes that the
+ * engine would otherwise clear before the caller's first strip, while here the caller fills it. */
 static void
 job_clear_scope_sinks (void *arg, int thread, int threads)
 {
   cpu_run *run = arg;
-  cpu_scopes_clear (run->scopes, thread, threads);
   for (int k = 0; k < GH_N_SCOPES; k++)
     for (int m = 0; m < GH_N_METHODS; m++)
       {
@@ -494,7 +492,7 @@ cpu_strip (void *data, size_t bytes, gh_error *error)
   const uint8_t *strip = run->staging[run->current];
   run->strips++;
   if (run->table == TABLE_SINK_CLEAR)
-    finish_job (run); /* nothing to fold: the scope tables are clear now */
+    finish_job (run); /* nothing to fold: the sink's scope tables are clear now */
 
   if (run->plan.repetitions == 0)
     {

@@ -147,13 +147,6 @@ cpu_scopes_prepare (cpu_scopes *s, int kind, gh_method method, size_t pixels)
     memset (s->stripes, 0, s->cells[kind] * sizeof *s->stripes);
 }
 
-void
-cpu_scopes_clear (const cpu_scopes *s, int thread, int threads)
-{
-  if (cpu_scopes_batched (s))
-    cpu_batched_clear (s, thread, threads);
-}
-
 /* Whether FASTEST's tables of a run without repetitions can take another strip unfolded: every
  * cell stays within its counter (32 bits for the narrow vectorscope, else 64). */
 static int

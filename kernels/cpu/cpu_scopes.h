@@ -21,11 +21,6 @@ typedef struct cpu_scopes cpu_scopes;
 cpu_scopes *cpu_scopes_new (const gh_run_plan *plan, const cpu_weighted_rules *rules, int threads);
 void cpu_scopes_free (cpu_scopes *scopes);
 
-/* Thread `thread` of `threads` clears its share of the tables the run's first job counts into
- * (megabytes: the batched waveform's), so that a pool job clears them while the caller fills
- * the first strip.  Every thread's share must be done before the first cpu_scopes_prepare,
- * which then leaves them as they are. */
-void cpu_scopes_clear (const cpu_scopes *scopes, int thread, int threads);
 /* Before a job of `method` on scope `kind` over a strip of `pixels` pixels: clears what the
  * threads count into, unless FASTEST's tables still hold earlier strips of a run without
  * repetitions. */

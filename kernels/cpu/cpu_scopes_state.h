@@ -41,8 +41,6 @@ struct cpu_scopes
   size_t held_rows;       /* rows in the 32-bit tables since they were added up */
   size_t job_rows;        /* the rows of the job in flight */
   int stripes_live;       /* the batched waveform's 64-bit table holds sums */
-  int columns_zero;       /* the next job finds narrow_columns zero: it is the run's first,
-                             and cpu_scopes_clear cleared them */
   /* A run without repetitions keeps adding strip after strip into FASTEST's tables and folds
    * them into the sink once, at its end or before they could overflow: folding a waveform after
    * every strip cost more than counting it. */

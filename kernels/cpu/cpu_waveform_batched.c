@@ -47,8 +47,6 @@ cpu_batched_alloc (cpu_scopes *s)
     return -1;
   for (int x = 0; x < width; x++)
     s->cell_of_x[x] = (size_t) s->column_of_x[x] * (size_t) shape->tables * GH_BINS;
-  /* cpu_scopes_clear clears them before the run's first job */
-  s->columns_zero = 1;
   return 0;
 }
 
@@ -61,27 +59,14 @@ cpu_batched_free (cpu_scopes *s)
 }
 
 void
-cpu_batched_clear (const cpu_scopes *s, int thread, int threads)
-{
-  if (!s->narrow_columns)
-    return;
-  const size_t bytes = s->cells[GH_SCOPE_WAVEFORM] * sizeof *s->narrow_columns;
-  const size_t begin = bytes * (size_t) thread / (size_t) threads;
-  memset ((uint8_t *) s->narrow_columns + begin, 0,
-          bytes * (size_t) (thread + 1) / (size_t) threads - begin);
-}
-
-void
 cpu_batched_prepare (cpu_scopes *s, size_t pixels)
 {
   if (s->clear[GH_SCOPE_WAVEFORM])
     {
-      if (!s->columns_zero)
-        memset (s->narrow_columns, 0, s->cells[GH_SCOPE_WAVEFORM] * sizeof *s->narrow_columns);
+      memset (s->narrow_columns, 0, s->cells[GH_SCOPE_WAVEFORM] * sizeof *s->narrow_columns);
       s->held_rows = 0;
       s->stripes_live = 0;
     }
-  s->columns_zero = 0;
   s->job_rows = pixels / (size_t) s->plan.width;
   /* the job adds its 32-bit tables up (count_batch_u8): the 64-bit table must be clear */
   if (!s->stripes_live && s->held_rows + s->job_rows >= s->batch_rows)

@@ -26,8 +26,6 @@ size_t cpu_batched_rows (const gh_run_plan *plan, uint64_t max_weight);
  * ran out (cpu_batched_free frees what was had). */
 int cpu_batched_alloc (cpu_scopes *s);
 void cpu_batched_free (cpu_scopes *s);
-/* Thread `thread` of `threads` clears its share of the 32-bit tables (cpu_scopes_clear). */
-void cpu_batched_clear (const cpu_scopes *s, int thread, int threads);
 /* Before a FASTEST job over `pixels` pixels (cpu_scopes_prepare), and after it (the rows it
  * counted, cpu_scopes_fold_now). */
 void cpu_batched_prepare (cpu_scopes *s, size_t pixels);
