@@ -2,6 +2,7 @@
 #include "cuda_run.h"
 #include "cuda_scopes.h"
 #include "cuda_weighted_waveform.h"
+#include "scope_compact_vectorscope.cuh"
 #include "scope_fast_kernels.cuh"
 #include "scope_lane_waveform.cuh"
 #include "scope_kernels.cuh"
@@ -300,6 +301,58 @@ plan_weighted_vectorscope (const cudaDeviceProp &device, const gh_run_plan &plan
   return c;
 }
 
+/* The compact vectorscope's kernel of the run (8-bit RGB or RGBA). */
+scope_kernel
+compact_vectorscope_kernel_for (const gh_run_plan &plan)
+{
+  const bool coverage = plan.coverage_bytes == 1;
+  const char *probe = getenv ("GPUHIST_PROBE_VECTORSCOPE"); /* PROBE: removed after */
+  if (probe && strcmp (probe, "compact4") == 0 && !gh_plan_weighted (&plan))
+    return plan.channels == 3 ? compact_vectorscope_kernel<3, false, false, 4>
+                              : compact_vectorscope_kernel<4, false, false, 4>;
+  if (plan.channels == 3)
+    return coverage ? compact_vectorscope_kernel<3, false, true>
+                    : compact_vectorscope_kernel<3, false, false>;
+  if (!plan.alpha_weighted)
+    return coverage ? compact_vectorscope_kernel<4, false, true>
+                    : compact_vectorscope_kernel<4, false, false>;
+  return coverage ? compact_vectorscope_kernel<4, true, true>
+                  : compact_vectorscope_kernel<4, true, false>;
+}
+
+/* The compact vectorscope (scope_compact_vectorscope.cuh), one block an SM, where a block holds
+ * the table and the run's weights are below 2^16 (none: `fallback`).  A strip has fewer than
+ * 2^32 pixels, so no unweighted counter wraps. */
+scope_launch
+plan_compact_vectorscope (const cudaDeviceProp &device, const gh_run_plan &plan,
+                          const scope_launch &fallback)
+{
+  if (plan.bytes_per_sample != 1 || plan.coverage_bytes > 1 || plan.channels < 3
+      || gh_plan_strip_pixels (&plan) >= (size_t{ 1 } << 32)
+      || device.sharedMemPerBlockOptin < kCompactSharedBytes)
+    return fallback;
+  const scope_kernel kernel = compact_vectorscope_kernel_for (plan);
+  int blocks = 0;
+  gh_error ignored = {};
+  if (allow_shared (kernel, kCompactSharedBytes, &ignored) != GH_OK
+      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, kernel, kCompactThreads,
+                                                        kCompactSharedBytes)
+             != cudaSuccess
+      || blocks < 1)
+    {
+      cudaGetLastError ();
+      return fallback;
+    }
+  scope_launch l = {};
+  l.supported = l.compact = true;
+  l.counter_bits = 32;
+  l.blocks_y = 1;
+  l.threads = kCompactThreads;
+  l.shared_bytes = kCompactSharedBytes;
+  l.blocks_x = device.multiProcessorCount * blocks;
+  return l;
+}
+
 /* FASTEST: the fast kernels where they apply and their slice fits, else the privatized plan. */
 scope_launch
 plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int kind,
@@ -308,8 +361,14 @@ plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int k
   scope_launch l = privatized;
   if (kind == GH_SCOPE_WAVEFORM && lanes_apply (device, plan))
     return plan_lanes (device, plan, privatized);
+  const char *probe = getenv ("GPUHIST_PROBE_VECTORSCOPE"); /* PROBE: removed after */
+  const bool compact = !probe || strcmp (probe, "old") != 0;
   if (kind == GH_SCOPE_VECTORSCOPE && gh_plan_weighted (&plan))
-    return plan_weighted_vectorscope (device, plan, privatized);
+    return compact ? plan_compact_vectorscope (
+               device, plan, plan_weighted_vectorscope (device, plan, privatized))
+                   : plan_weighted_vectorscope (device, plan, privatized);
+  if (kind == GH_SCOPE_VECTORSCOPE && compact && fast_applies (plan, kind))
+    return plan_compact_vectorscope (device, plan, privatized);
   if (!fast_applies (plan, kind))
     return l;
   if (kind == GH_SCOPE_VECTORSCOPE)
@@ -397,10 +456,11 @@ gh_status
 allocate_partials (scope_tables *t, gh_error *error)
 {
   const scope_launch &l = t->launch[GH_SCOPE_VECTORSCOPE][GH_METHOD_FASTEST];
-  if (t->cells[GH_SCOPE_VECTORSCOPE] == 0 || !(l.fast || l.cluster))
+  if (t->cells[GH_SCOPE_VECTORSCOPE] == 0 || !(l.fast || l.cluster || l.compact))
     return GH_OK;
+  const size_t words = l.compact ? kCompactWords : kVectorscopeWords;
   GH_CUDA_CHECK (cudaMalloc (&t->vectorscope_partials,
-                             static_cast<size_t> (l.blocks_x) * kVectorscopeWords * 4),
+                             static_cast<size_t> (l.blocks_x) * words * sizeof (unsigned int)),
                  "allocating device memory");
   GH_CUDA_CHECK (
       cudaMalloc (&t->vectorscope_partial_used, static_cast<size_t> (l.blocks_x) * sizeof (int)),
@@ -511,6 +571,22 @@ launch_weighted_vectorscope (const scope_tables *t, const scope_job &job, cudaSt
   return GH_OK;
 }
 
+/* The compact vectorscope, then the fold of its dense blocks' tables. */
+gh_status
+launch_compact_vectorscope (const scope_tables *t, const scope_job &job, cudaStream_t stream,
+                            gh_error *error)
+{
+  const scope_launch &l = t->launch[GH_SCOPE_VECTORSCOPE][GH_METHOD_FASTEST];
+  const scope_kernel kernel = compact_vectorscope_kernel_for (t->plan);
+  gh_status status = allow_shared (kernel, l.shared_bytes, error);
+  if (status != GH_OK)
+    return status;
+  kernel<<<l.blocks_x, l.threads, l.shared_bytes, stream>>> (job);
+  compact_vectorscope_fold_kernel<<<GH_VECTORSCOPE_SIZE, GH_VECTORSCOPE_SIZE, 0, stream>>> (
+      job.partials, job.partial_used, l.blocks_x, job.out);
+  return GH_OK;
+}
+
 gh_status
 launch_scope_method (const scope_tables *t, int kind, int m, const scope_job &job,
                      const cudaDeviceProp &device, cudaStream_t stream, gh_error *error)
@@ -526,6 +602,8 @@ launch_scope_method (const scope_tables *t, int kind, int m, const scope_job &jo
       else
         vectorscope_global_kernel<<<grid, 256, 0, stream>>> (job);
     }
+  else if (l.compact)
+    status = launch_compact_vectorscope (t, job, stream, error);
   else if (l.cluster)
     status = launch_weighted_vectorscope (t, job, stream, error);
   else if (l.fast)

@@ -48,6 +48,7 @@ struct scope_launch
   int counter_bits;      /* 16 or 32 */
   bool fast;             /* scope_fast_kernels.cuh: unweighted 8-bit rows of whole fours */
   int cluster;           /* scope_weighted_vectorscope.cuh: blocks a cluster, 0 when not */
+  bool compact;          /* scope_compact_vectorscope.cuh: the reachable cells a block */
   int lanes;             /* fast waveform of RGB and RGBA, a counter table a lane: image
                           * columns a lane (1 or 4), 0 when not */
   int tile_width;        /* fast waveform: image columns a block */

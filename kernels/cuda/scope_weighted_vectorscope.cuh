@@ -17,7 +17,7 @@
 #ifndef GPUHIST_SCOPE_WEIGHTED_VECTORSCOPE_CUH
 #define GPUHIST_SCOPE_WEIGHTED_VECTORSCOPE_CUH
 
-#include "scope_fast_kernels.cuh"
+#include "scope_compact_vectorscope.cuh"
 
 namespace gh
 {
@@ -46,18 +46,6 @@ cluster_sync ()
                "barrier.cluster.wait.acquire.aligned;" ::
                    : "memory");
 #endif
-}
-
-/* Pixel k's weight of four: its coverage byte, its alpha, or their product. */
-template <int C, bool ALPHA, bool COVERAGE>
-__device__ __forceinline__ unsigned int
-weight_of (const unsigned int (&w)[C], unsigned int coverage, int k)
-{
-  const unsigned int m = COVERAGE ? (coverage >> (8 * k)) & 0xFFu : 1u;
-  if constexpr (ALPHA)
-    return m * (w[C == 4 ? k : 0] >> 24);
-  else
-    return m;
 }
 
 /* This block's half: it adds the cells of Cr rows 128 rank .. 128 rank + 127 and returns the
