@@ -364,8 +364,8 @@ plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int k
   const char *probe = getenv ("GPUHIST_PROBE_VECTORSCOPE"); /* PROBE: removed after */
   const bool compact = !probe || strcmp (probe, "old") != 0;
   if (kind == GH_SCOPE_VECTORSCOPE && gh_plan_weighted (&plan))
-    return compact ? plan_compact_vectorscope (
-               device, plan, plan_weighted_vectorscope (device, plan, privatized))
+    return compact ? plan_compact_vectorscope (device, plan,
+                                               plan_weighted_vectorscope (device, plan, privatized))
                    : plan_weighted_vectorscope (device, plan, privatized);
   if (kind == GH_SCOPE_VECTORSCOPE && compact && fast_applies (plan, kind))
     return plan_compact_vectorscope (device, plan, privatized);

@@ -140,8 +140,7 @@ count_compact_fours (unsigned int *table, const int *row_base, unsigned int lane
 
 /* The pixels after the strip's last whole four (fewer than four), one thread of the grid. */
 __device__ __forceinline__ void
-count_compact_tail (const scope_job &j, unsigned int *table, const int *row_base,
-                    unsigned int lane)
+count_compact_tail (const scope_job &j, unsigned int *table, const int *row_base, unsigned int lane)
 {
   for (size_t p = j.pix.pixels / 4 * 4; p < j.pix.pixels; p++)
     {
@@ -209,7 +208,8 @@ flush_compact_table (const scope_job &j, const uint4 *table, unsigned int *nonze
 /* One 1024-thread block an SM; a thread reads the fours of pixels g = block * 1024 + thread,
  * g += grid * 1024. */
 template <int C, bool ALPHA, bool COVERAGE, int G = 2>
-static __global__ void __launch_bounds__ (kCompactThreads) compact_vectorscope_kernel (scope_job j)
+static __global__ void
+__launch_bounds__ (kCompactThreads) compact_vectorscope_kernel (scope_job j)
 {
   extern __shared__ uint4 compact_table[];
   __shared__ unsigned int nonzero;
@@ -266,8 +266,7 @@ static __global__ void __launch_bounds__ (kCompactThreads) compact_vectorscope_k
       unsigned int one[1][C], one_coverage[1];
       load_four<C> (j.pix.samples, 4 * g, one[0]);
       one_coverage[0] = COVERAGE ? __ldcs (coverage + g) : 0u;
-      count_compact_fours<C, ALPHA, COVERAGE, 1> (table, row_base, lane, j.out, one,
-                                                  one_coverage);
+      count_compact_fours<C, ALPHA, COVERAGE, 1> (table, row_base, lane, j.out, one, one_coverage);
     }
   __syncthreads ();
   flush_compact_table (j, compact_table, &nonzero);

@@ -38,8 +38,8 @@ check_reachable_rows (void)
   size_t outside = 0, in_runs = 0, unreached = 0;
   for (uint32_t rgb = 0; rgb < (1u << 24); rgb++)
     {
-      const int cell = gh_vectorscope_cell ((int) (rgb >> 16), (int) (rgb >> 8 & 255),
-                                            (int) (rgb & 255));
+      const int cell
+          = gh_vectorscope_cell ((int) (rgb >> 16), (int) (rgb >> 8 & 255), (int) (rgb & 255));
       const int cr = cell / GH_VECTORSCOPE_SIZE, cb = cell % GH_VECTORSCOPE_SIZE;
       outside += cb < gh_vectorscope_row_first[cr] || cb > gh_vectorscope_row_last[cr];
       reached[cell] = 1;
