@@ -1,6 +1,6 @@
-/* gpu-histogram: FASTEST for the vectorscope of 8-bit RGB and RGBA, weighted or not, on GPUs
- * whose block can hold 220 KiB of shared memory (sm_90: cuda_scopes.cu picks it).  Device code
- * only.
+/* gpu-histogram: FASTEST for the weighted vectorscope of 8-bit RGB and RGBA (coverage, alpha or
+ * both), on GPUs whose block can hold 220 KiB of shared memory (sm_90: cuda_scopes.cu picks it).
+ * Device code only.
  *
  * A colour reaches 48179 of the 65536 cells, one run of Cb in each row of Cr
  * (vectorscope_rows.h).  So one 1024-thread block an SM holds a 32-bit counter for each of those
@@ -11,9 +11,8 @@
  * bytes), the next two fours loading while two are counted; equal neighbours add their summed
  * weight once, so a flat area costs a quarter of the adds.
  *
- * Unweighted adds never wrap (the plan allows no launch of 2^32 pixels), so they need no answer
- * and never wait.  Weighted adds return the old value: an add that wraps its 32-bit counter is
- * seen by its thread, which moves 2^32 into the strip table.  At the end a block whose table
+ * Each add returns the old value: an add that wraps its 32-bit counter is seen by its thread,
+ * which moves 2^32 into the strip table.  At the end a block whose table
  * holds few nonzero counters adds them into the strip table; a denser one writes its table to a
  * partial table of its own, in the same order, and compact_vectorscope_fold_kernel adds the dense
  * blocks' tables up, one add a cell. */
@@ -77,7 +76,7 @@ compact_index_of_word (const int *row_base, unsigned int w, unsigned int lane)
   return static_cast<unsigned int> (row_base[(cr >> 16) * kRowCopies + lane]) + (cb >> 16);
 }
 
-/* Pixel k's weight of four: its coverage byte, its alpha, their product, or 1 unweighted. */
+/* Pixel k's weight of four: its coverage byte, its alpha, or their product. */
 template <int C, bool ALPHA, bool COVERAGE>
 __device__ __forceinline__ unsigned int
 weight_of (const unsigned int (&w)[C], unsigned int coverage, int k)
@@ -97,7 +96,7 @@ count_compact_fours (unsigned int *table, const int *row_base, unsigned int lane
                      unsigned long long *out, const unsigned int (&w)[G][C],
                      const unsigned int (&coverage)[G])
 {
-  constexpr bool kWeighted = ALPHA || COVERAGE;
+  static_assert (ALPHA || COVERAGE, "the unweighted vectorscope has its own kernel");
   unsigned int at[G][4], sum[G][4], old[G][4];
   bool starts[G][4];
 #pragma unroll
@@ -115,27 +114,21 @@ count_compact_fours (unsigned int *table, const int *row_base, unsigned int lane
       sum[i][2] = weight[2] + (e3 ? sum[i][3] : 0u);
       sum[i][1] = weight[1] + (e2 ? sum[i][2] : 0u);
       sum[i][0] = weight[0] + (e1 ? sum[i][1] : 0u);
-      starts[i][0] = !kWeighted || sum[i][0] != 0;
-      starts[i][1] = !e1 && (!kWeighted || sum[i][1] != 0);
-      starts[i][2] = !e2 && (!kWeighted || sum[i][2] != 0);
-      starts[i][3] = !e3 && (!kWeighted || sum[i][3] != 0);
+      starts[i][0] = sum[i][0] != 0;
+      starts[i][1] = !e1 && sum[i][1] != 0;
+      starts[i][2] = !e2 && sum[i][2] != 0;
+      starts[i][3] = !e3 && sum[i][3] != 0;
 #pragma unroll
       for (int k = 0; k < 4; k++)
         if (starts[i][k])
-          {
-            if constexpr (kWeighted)
-              old[i][k] = atomicAdd (&table[at[i][k]], sum[i][k]);
-            else
-              atomicAdd (&table[at[i][k]], sum[i][k]);
-          }
+          old[i][k] = atomicAdd (&table[at[i][k]], sum[i][k]);
     }
-  if constexpr (kWeighted)
 #pragma unroll
-    for (int i = 0; i < G; i++)
+  for (int i = 0; i < G; i++)
 #pragma unroll
-      for (int k = 0; k < 4; k++)
-        if (starts[i][k] && old[i][k] + sum[i][k] < old[i][k])
-          atomicAdd (&out[vectorscope_cell_of_word (rgb_word_of<C> (w[i], k))], 1ull << 32);
+    for (int k = 0; k < 4; k++)
+      if (starts[i][k] && old[i][k] + sum[i][k] < old[i][k])
+        atomicAdd (&out[vectorscope_cell_of_word (rgb_word_of<C> (w[i], k))], 1ull << 32);
 }
 
 /* The pixels after the strip's last whole four (fewer than four), one thread of the grid. */
