@@ -2,10 +2,10 @@
 #include "cuda_run.h"
 #include "cuda_scopes.h"
 #include "cuda_weighted_waveform.h"
+#include "scope_compact_vectorscope.cuh"
 #include "scope_fast_kernels.cuh"
 #include "scope_lane_waveform.cuh"
 #include "scope_kernels.cuh"
-#include "scope_weighted_vectorscope.cuh"
 
 #include <cstdlib>
 #include <cstring>
@@ -233,71 +233,50 @@ tile_slice_columns (const gh_run_plan &plan)
   return most;
 }
 
-/* The weighted vectorscope's kernel of the run (8-bit RGB or RGBA, weights below 2^16). */
 using scope_kernel = void (*) (scope_job);
 
+/* The compact vectorscope's kernel of the weighted run (8-bit RGB or RGBA). */
 scope_kernel
-weighted_vectorscope_kernel_for (const gh_run_plan &plan)
+compact_vectorscope_kernel_for (const gh_run_plan &plan)
 {
+  const bool coverage = plan.coverage_bytes == 1;
   if (plan.channels == 3)
-    return weighted_vectorscope_kernel<3, false, true>;
+    return compact_vectorscope_kernel<3, false, true>;
   if (!plan.alpha_weighted)
-    return weighted_vectorscope_kernel<4, false, true>;
-  return plan.coverage_bytes == 1 ? weighted_vectorscope_kernel<4, true, true>
-                                  : weighted_vectorscope_kernel<4, true, false>;
+    return compact_vectorscope_kernel<4, false, true>;
+  return coverage ? compact_vectorscope_kernel<4, true, true>
+                  : compact_vectorscope_kernel<4, true, false>;
 }
 
-/* A launch of the weighted vectorscope: clusters of two blocks. */
-cudaLaunchConfig_t
-cluster_config (const scope_launch &l, cudaStream_t stream, cudaLaunchAttribute *attribute)
-{
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3 (l.blocks_x);
-  config.blockDim = dim3 (l.threads);
-  config.dynamicSmemBytes = l.shared_bytes;
-  config.stream = stream;
-  attribute->id = cudaLaunchAttributeClusterDimension;
-  attribute->val.clusterDim.x = l.cluster;
-  attribute->val.clusterDim.y = 1;
-  attribute->val.clusterDim.z = 1;
-  config.attrs = attribute;
-  config.numAttrs = 1;
-  return config;
-}
-
-/* The weighted vectorscope in clusters (scope_weighted_vectorscope.cuh), where the run's weights
- * are below 2^16 and the GPU has clusters: as many clusters as run at once, by the occupancy
- * calculator (none: the privatized plan). */
+/* The weighted vectorscope of 8-bit RGB and RGBA (scope_compact_vectorscope.cuh), one block an
+ * SM, where a block holds the table (else `fallback`). */
 scope_launch
-plan_weighted_vectorscope (const cudaDeviceProp &device, const gh_run_plan &plan,
-                           const scope_launch &privatized)
+plan_compact_vectorscope (const cudaDeviceProp &device, const gh_run_plan &plan,
+                          const scope_launch &fallback)
 {
-  scope_launch l = privatized;
   if (!gh_plan_weighted (&plan) || plan.bytes_per_sample != 1 || plan.coverage_bytes > 1
-      || plan.channels < 3 || device.major < 9
-      || device.sharedMemPerBlockOptin < kHalfCells * sizeof (unsigned int))
-    return l;
-  scope_launch c = l;
-  c.supported = true;
-  c.cluster = kClusterBlocks;
-  c.counter_bits = 32;
-  c.blocks_y = 1;
-  c.threads = kWeightedVectorscopeThreads;
-  c.shared_bytes = kHalfCells * sizeof (unsigned int);
-  c.blocks_x = kClusterBlocks;
-  cudaLaunchAttribute attribute;
-  const cudaLaunchConfig_t config = cluster_config (c, nullptr, &attribute);
-  const scope_kernel kernel = weighted_vectorscope_kernel_for (plan);
-  int clusters = 0;
+      || plan.channels < 3 || device.sharedMemPerBlockOptin < kCompactSharedBytes)
+    return fallback;
+  const scope_kernel kernel = compact_vectorscope_kernel_for (plan);
+  int blocks = 0;
   gh_error ignored = {};
-  if (allow_shared (kernel, c.shared_bytes, &ignored) != GH_OK
-      || cudaOccupancyMaxActiveClusters (&clusters, kernel, &config) != cudaSuccess || clusters < 1)
+  if (allow_shared (kernel, kCompactSharedBytes, &ignored) != GH_OK
+      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, kernel, kCompactThreads,
+                                                        kCompactSharedBytes)
+             != cudaSuccess
+      || blocks < 1)
     {
       cudaGetLastError ();
-      return l;
+      return fallback;
     }
-  c.blocks_x = clusters * kClusterBlocks;
-  return c;
+  scope_launch l = {};
+  l.supported = l.compact = true;
+  l.counter_bits = 32;
+  l.blocks_y = 1;
+  l.threads = kCompactThreads;
+  l.shared_bytes = kCompactSharedBytes;
+  l.blocks_x = device.multiProcessorCount * blocks;
+  return l;
 }
 
 /* FASTEST: the fast kernels where they apply and their slice fits, else the privatized plan. */
@@ -309,7 +288,7 @@ plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int k
   if (kind == GH_SCOPE_WAVEFORM && lanes_apply (device, plan))
     return plan_lanes (device, plan, privatized);
   if (kind == GH_SCOPE_VECTORSCOPE && gh_plan_weighted (&plan))
-    return plan_weighted_vectorscope (device, plan, privatized);
+    return plan_compact_vectorscope (device, plan, privatized);
   if (!fast_applies (plan, kind))
     return l;
   if (kind == GH_SCOPE_VECTORSCOPE)
@@ -397,10 +376,11 @@ gh_status
 allocate_partials (scope_tables *t, gh_error *error)
 {
   const scope_launch &l = t->launch[GH_SCOPE_VECTORSCOPE][GH_METHOD_FASTEST];
-  if (t->cells[GH_SCOPE_VECTORSCOPE] == 0 || !(l.fast || l.cluster))
+  if (t->cells[GH_SCOPE_VECTORSCOPE] == 0 || !(l.fast || l.compact))
     return GH_OK;
+  const size_t words = l.compact ? kCompactWords : kVectorscopeWords;
   GH_CUDA_CHECK (cudaMalloc (&t->vectorscope_partials,
-                             static_cast<size_t> (l.blocks_x) * kVectorscopeWords * 4),
+                             static_cast<size_t> (l.blocks_x) * words * sizeof (unsigned int)),
                  "allocating device memory");
   GH_CUDA_CHECK (
       cudaMalloc (&t->vectorscope_partial_used, static_cast<size_t> (l.blocks_x) * sizeof (int)),
@@ -492,22 +472,19 @@ launch_fast_scope (const scope_tables *t, int kind, const scope_job &job, cudaSt
   return GH_OK;
 }
 
-/* The weighted vectorscope's clusters, then the fold of their dense halves. */
+/* The compact vectorscope, then the fold of its dense blocks' tables. */
 gh_status
-launch_weighted_vectorscope (const scope_tables *t, const scope_job &job, cudaStream_t stream,
-                             gh_error *error)
+launch_compact_vectorscope (const scope_tables *t, const scope_job &job, cudaStream_t stream,
+                            gh_error *error)
 {
   const scope_launch &l = t->launch[GH_SCOPE_VECTORSCOPE][GH_METHOD_FASTEST];
-  const scope_kernel kernel = weighted_vectorscope_kernel_for (t->plan);
+  const scope_kernel kernel = compact_vectorscope_kernel_for (t->plan);
   gh_status status = allow_shared (kernel, l.shared_bytes, error);
   if (status != GH_OK)
     return status;
-  cudaLaunchAttribute attribute;
-  const cudaLaunchConfig_t config = cluster_config (l, stream, &attribute);
-  GH_CUDA_CHECK (cudaLaunchKernelEx (&config, kernel, job), "launching a kernel");
-  weighted_vectorscope_fold_kernel<<<GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE / 256, 256, 0,
-                                     stream>>> (job.partials, job.partial_used, l.blocks_x,
-                                                job.out);
+  kernel<<<l.blocks_x, l.threads, l.shared_bytes, stream>>> (job);
+  compact_vectorscope_fold_kernel<<<GH_VECTORSCOPE_SIZE, GH_VECTORSCOPE_SIZE, 0, stream>>> (
+      job.partials, job.partial_used, l.blocks_x, job.out);
   return GH_OK;
 }
 
@@ -526,8 +503,8 @@ launch_scope_method (const scope_tables *t, int kind, int m, const scope_job &jo
       else
         vectorscope_global_kernel<<<grid, 256, 0, stream>>> (job);
     }
-  else if (l.cluster)
-    status = launch_weighted_vectorscope (t, job, stream, error);
+  else if (l.compact)
+    status = launch_compact_vectorscope (t, job, stream, error);
   else if (l.fast)
     status = launch_fast_scope (t, kind, job, stream, error);
   else if (kind == GH_SCOPE_WAVEFORM)

@@ -1,7 +1,7 @@
 /* gpu-histogram: the CUDA backend's scopes (gpuhist.h, gh_scope): planning, device tables,
  * launching each method on a strip, and reading the totals back.  The kernels are in
  * scope_kernels.cuh, scope_fast_kernels.cuh, scope_lane_waveform.cuh, scope_weighted_waveform.cuh
- * and scope_weighted_vectorscope.cuh.  C++, internal to the CUDA backend and the benchmark.
+ * and scope_compact_vectorscope.cuh.  C++, internal to the CUDA backend and the benchmark.
  *
  *   global atomics  one 64-bit atomicAdd a table a pixel adds to, into the strip's table
  *   privatized      waveform: a block owns a stripe of output columns, so its private copy is
@@ -19,10 +19,9 @@
  *                   image columns, the slice a tile reaches) and the vectorscope: four pixels a
  *                   load, equal neighbours added at once, 16-bit counters (the vectorscope's
  *                   dense blocks' tables added up by a second kernel).  The weighted
- *                   vectorscope of 8-bit RGB and RGBA (weights below 2^16) on GPUs with
- *                   clusters: a cluster of two blocks holds the table in 32-bit counters, each
- *                   block half the Cr rows; both read the pair's pixels and add their own half
- *                   (scope_weighted_vectorscope.cuh).  Else as privatized */
+ *                   vectorscope of 8-bit RGB and RGBA, where a block holds 188 KiB: a 32-bit
+ *                   counter for each of the 48179 cells a colour can reach, one block an SM
+ *                   (scope_compact_vectorscope.cuh).  Else as privatized */
 #ifndef GPUHIST_CUDA_SCOPES_H
 #define GPUHIST_CUDA_SCOPES_H
 
@@ -47,7 +46,7 @@ struct scope_launch
   int columns_per_block; /* waveform stripes */
   int counter_bits;      /* 16 or 32 */
   bool fast;             /* scope_fast_kernels.cuh: unweighted 8-bit rows of whole fours */
-  int cluster;           /* scope_weighted_vectorscope.cuh: blocks a cluster, 0 when not */
+  bool compact;          /* scope_compact_vectorscope.cuh: weighted, the reachable cells */
   int lanes;             /* fast waveform of RGB and RGBA, a counter table a lane: image
                           * columns a lane (1 or 4), 0 when not */
   int tile_width;        /* fast waveform: image columns a block */

@@ -214,24 +214,33 @@ halves (int lo, int hi)
          | static_cast<unsigned int> (static_cast<uint16_t> (hi)) << 16;
 }
 
-/* gh_vectorscope_cell of the pixel word w (R, G, B in bytes 0-2; byte 3 is ignored) in four dot
- * products.  The weight 32768 does not fit a signed half, so its level enters as 255 - level
- * (a byte of ~w) with the weight -32768, and Cr's G likewise with +29763 so that R and G share
- * one product; the constants take back 255 times each.  The sums are the formula's exactly;
- * below 2^24 after min (), byte 2 of each is its level, and one byte permute forms the cell. */
-__device__ __forceinline__ unsigned int
-vectorscope_cell_of_word (unsigned int w)
+/* The two chroma sums of gh_vectorscope_cell of the pixel word w (R, G, B in bytes 0-2; byte 3
+ * is ignored) in four dot products.  The weight 32768 does not fit a signed half, so its level
+ * enters as 255 - level (a byte of ~w) with the weight -32768, and Cr's G likewise with +29763
+ * so that R and G share one product; the constants take back 255 times each.  The sums are the
+ * formula's exactly; below 2^24 after min (), byte 2 of each is its level, and one byte permute
+ * forms the cell. */
+__device__ __forceinline__ void
+chroma_sums_of_word (unsigned int w, unsigned int *cb, unsigned int *cr)
 {
   const unsigned int inverse = ~w;
-  const int cb = dot_halves_bytes<false> (
+  const int b = dot_halves_bytes<false> (
       halves (GH_CB_R, GH_CB_G), w,
       dot_halves_bytes<true> (halves (-GH_CB_B, 0), inverse, GH_CHROMA_OFFSET + GH_CB_B * 255));
-  const int cr = dot_halves_bytes<false> (
+  const int r = dot_halves_bytes<false> (
       halves (-GH_CR_R, -GH_CR_G), inverse,
       dot_halves_bytes<true> (halves (GH_CR_B, 0), w,
                               GH_CHROMA_OFFSET + (GH_CR_R + GH_CR_G) * 255));
-  return __byte_perm (min (static_cast<unsigned int> (cb), 0xFFFFFFu),
-                      min (static_cast<unsigned int> (cr), 0xFFFFFFu), 0x7362u);
+  *cb = min (static_cast<unsigned int> (b), 0xFFFFFFu);
+  *cr = min (static_cast<unsigned int> (r), 0xFFFFFFu);
+}
+
+__device__ __forceinline__ unsigned int
+vectorscope_cell_of_word (unsigned int w)
+{
+  unsigned int cb, cr;
+  chroma_sums_of_word (w, &cb, &cr);
+  return __byte_perm (cb, cr, 0x7362u);
 }
 
 /* Pixel k's word of four pixels of C 8-bit samples (C >= 3). */

@@ -1,10 +1,12 @@
 /* gpu-histogram: the CPU's vectorscope cells, from packed lookups (cpu/chroma_sums.h) and eight
  * at a time (cpu/chroma_cells.h, where the processor runs it), against gh_vectorscope_cell's
- * arithmetic (scope_rules.h), for every one of the 2^24 8-bit colours, as RGB and as RGBA. */
+ * arithmetic (scope_rules.h), for every one of the 2^24 8-bit colours, as RGB and as RGBA; and
+ * the reachable cells' rows (vectorscope_rows.h) against the cells of every colour. */
 #include "backend.h"
 #include "chroma_cells.h"
 #include "chroma_sums.h"
 #include "test-util.h"
+#include "vectorscope_rows.h"
 
 /* Every colour with red `r`, 65536 pixels of `channels` bytes (alpha random), through
  * cpu_chroma_cells; returns how many land in another cell. */
@@ -27,6 +29,34 @@ check_groups (int r, int channels, uint8_t *pixels, uint32_t *cells)
   return wrong;
 }
 
+/* Every colour's cell lies in its row's run of vectorscope_rows.h, every cell of the runs is
+ * some colour's, and the runs hold GH_VECTORSCOPE_REACHABLE cells. */
+static void
+check_reachable_rows (void)
+{
+  uint8_t *reached = calloc (GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE, 1);
+  size_t outside = 0, in_runs = 0, unreached = 0;
+  for (uint32_t rgb = 0; rgb < (1u << 24); rgb++)
+    {
+      const int cell
+          = gh_vectorscope_cell ((int) (rgb >> 16), (int) (rgb >> 8 & 255), (int) (rgb & 255));
+      const int cr = cell / GH_VECTORSCOPE_SIZE, cb = cell % GH_VECTORSCOPE_SIZE;
+      outside += cb < gh_vectorscope_row_first[cr] || cb > gh_vectorscope_row_last[cr];
+      reached[cell] = 1;
+    }
+  for (int cr = 0; cr < GH_VECTORSCOPE_SIZE; cr++)
+    for (int cb = gh_vectorscope_row_first[cr]; cb <= gh_vectorscope_row_last[cr]; cb++)
+      {
+        in_runs++;
+        unreached += !reached[cr * GH_VECTORSCOPE_SIZE + cb];
+      }
+  CHECK (outside == 0, "%zu colours land outside their row's run", outside);
+  CHECK (unreached == 0, "%zu cells of the runs are no colour's", unreached);
+  CHECK (in_runs == GH_VECTORSCOPE_REACHABLE, "the runs hold %zu cells, not %d", in_runs,
+         GH_VECTORSCOPE_REACHABLE);
+  free (reached);
+}
+
 int
 main (void)
 {
@@ -43,6 +73,7 @@ main (void)
         first = wrong++ ? first : rgb;
     }
   CHECK (wrong == 0, "%zu colours land in another cell, the first #%06x", wrong, first);
+  check_reachable_rows ();
   if (!cpu_chroma_cells_available ())
     {
       printf ("# no AVX2 here: eight at a time not checked\n");

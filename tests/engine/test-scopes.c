@@ -108,8 +108,8 @@ static const scope_case cases[] = {
    * blocks).  GPU runs only. */
   { "rgba8 noise, a million pixels", 1024, 1024, 4, 1, 0, 0, 0, 64, 0, 1, 0, GH_BINNING_SHIFT, 256,
     GH_LUMINANCE_GIMP2 },
-  /* The weighted vectorscope of 8-bit samples (the GPU's clusters of two blocks): each way of
-   * weighting, areas of coverage 0, a flat image. */
+  /* The weighted vectorscope of 8-bit samples (on the GPU, the compact table of reachable cells):
+   * each way of weighting, areas of coverage 0, a flat image. */
   { "rgb8 weighted by coverage, areas of 0", 252, 61, 3, 1, 1, 0, 0, 63, 0, 1, 3, GH_BINNING_SHIFT,
     256, GH_LUMINANCE_GIMP2 },
   { "rgba8 alpha-weighted, areas of coverage 0", 264, 45, 4, 1, 1, 1, 0, 33, 0, 1, 3,
