@@ -169,16 +169,7 @@ flush_compact_table (const scope_job &j, const uint4 *table, unsigned int *nonze
       const uint4 q = table[i];
       mine += (q.x != 0) + (q.y != 0) + (q.z != 0) + (q.w != 0);
     }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2)
-    mine += __shfl_xor_sync (~0u, mine, d);
-  if ((threadIdx.x & 31u) == 0)
-    atomicAdd (nonzero, mine);
-  __syncthreads ();
-  const bool sparse = *nonzero <= kCompactSparseCells;
-  if (threadIdx.x == 0)
-    j.partial_used[blockIdx.x] = !sparse;
-  if (!sparse)
+  if (!block_is_sparse (j, mine, nonzero, kCompactSparseCells))
     {
       uint4 *partial = reinterpret_cast<uint4 *> (j.partials) + blockIdx.x * size_t{ kPieces };
       for (unsigned int i = threadIdx.x; i < kPieces; i += blockDim.x)

@@ -288,6 +288,23 @@ count_vectorscope_fours (unsigned int *words, unsigned long long *out,
         settle16 (words, cell[i][k], n[i][k], old[i][k], spill);
 }
 
+/* Whether the block's table is sparse (at most `sparse` nonzero counters, `mine` of them this
+ * thread's; *nonzero starts at 0), with its partial table marked used when it is not. */
+__device__ __forceinline__ bool
+block_is_sparse (const scope_job &j, unsigned int mine, unsigned int *nonzero, unsigned int sparse)
+{
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2)
+    mine += __shfl_xor_sync (~0u, mine, d);
+  if ((threadIdx.x & 31u) == 0)
+    atomicAdd (nonzero, mine);
+  __syncthreads ();
+  const bool is_sparse = *nonzero <= sparse;
+  if (threadIdx.x == 0)
+    j.partial_used[blockIdx.x] = !is_sparse;
+  return is_sparse;
+}
+
 /* The start of a vectorscope block's end: each of the block's THREADS threads loads its N
  * 16-byte pieces of the table (piece threadIdx.x + k * THREADS), and the block counts its nonzero
  * counters into *nonzero (zero before).  A table with at most `sparse` of them is added into the
@@ -305,16 +322,7 @@ load_table_pieces (const scope_job &j, const uint4 *table, uint4 (&q)[N], unsign
       q[k] = table[threadIdx.x + k * THREADS];
       mine += (q[k].x != 0) + (q[k].y != 0) + (q[k].z != 0) + (q[k].w != 0);
     }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2)
-    mine += __shfl_xor_sync (~0u, mine, d);
-  if ((threadIdx.x & 31u) == 0)
-    atomicAdd (nonzero, mine);
-  __syncthreads ();
-  const bool is_sparse = *nonzero <= sparse;
-  if (threadIdx.x == 0)
-    j.partial_used[blockIdx.x] = !is_sparse;
-  return is_sparse;
+  return block_is_sparse (j, mine, nonzero, sparse);
 }
 
 /* The end of a block: its table into the strip table (few nonzero words) or into its partial
