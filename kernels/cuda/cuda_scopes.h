@@ -19,9 +19,10 @@
  *                   image columns, the slice a tile reaches) and the vectorscope: four pixels a
  *                   load, equal neighbours added at once, 16-bit counters (the vectorscope's
  *                   dense blocks' tables added up by a second kernel).  The weighted
- *                   vectorscope of 8-bit RGB and RGBA, where a block holds 188 KiB: a 32-bit
- *                   counter for each of the 48179 cells a colour can reach, one block an SM
- *                   (scope_compact_vectorscope.cuh).  Else as privatized */
+ *                   vectorscope of 8-bit RGB and RGBA, where a block can hold 220 KiB: a
+ *                   32-bit counter for each of the 48179 cells a colour can reach (188 KiB) and
+ *                   the rows' starts, one block an SM (scope_compact_vectorscope.cuh).  Else as
+ *                   privatized */
 #ifndef GPUHIST_CUDA_SCOPES_H
 #define GPUHIST_CUDA_SCOPES_H
 

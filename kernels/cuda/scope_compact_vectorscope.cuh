@@ -12,10 +12,10 @@
  * weight once, so a flat area costs a quarter of the adds.
  *
  * Each add returns the old value: an add that wraps its 32-bit counter is seen by its thread,
- * which moves 2^32 into the strip table.  At the end a block whose table
- * holds few nonzero counters adds them into the strip table; a denser one writes its table to a
- * partial table of its own, in the same order, and compact_vectorscope_fold_kernel adds the dense
- * blocks' tables up, one add a cell. */
+ * which moves 2^32 into the strip table.  At the end a block whose table holds few nonzero
+ * counters adds them into the strip table; a denser one writes its table to a partial table of
+ * its own, in the same order, and compact_vectorscope_fold_kernel adds the dense blocks' tables
+ * up, one add a cell. */
 #ifndef GPUHIST_SCOPE_COMPACT_VECTORSCOPE_CUH
 #define GPUHIST_SCOPE_COMPACT_VECTORSCOPE_CUH
 
