@@ -53,11 +53,18 @@ fast_for (int cov, int alpha, int derived)
                   : fast_for_alpha<C, 0> (alpha, derived);
 }
 
+/* 0: no derived channels, 1: GIMP 2.10's luminance, 2: GIMP 3.0's. */
+int
+derived_kind (const gh_run_plan &run)
+{
+  return !run.derived ? 0 : run.luminance == GH_LUMINANCE_GIMP2 ? 1 : 2;
+}
+
 fast_fn
 fast_kernel_for (const gh_run_plan &run)
 {
   const int cov = run.coverage_bytes, a = run.alpha_weighted ? 1 : 0;
-  const int d = !run.derived ? 0 : run.luminance == GH_LUMINANCE_GIMP2 ? 1 : 2;
+  const int d = derived_kind (run);
   switch (run.channels)
     {
     case 1: return fast_for<1> (cov, a, d);
@@ -146,7 +153,7 @@ plan_weighted_fastest (const cudaDeviceProp &device, const gh_run_plan &run, wei
   if (test_flush && strtoull (test_flush, nullptr, 10) > 0
       && strtoull (test_flush, nullptr, 10) < steps)
     steps = strtoull (test_flush, nullptr, 10);
-  const size_t columns = weighted_shared_bytes (run.out_channels, run.derived != 0);
+  const size_t columns = weighted_shared_bytes (run.out_channels, derived_kind (run));
   fast_fn kernel = run.bytes_per_sample == 1 ? fast_kernel_for (run) : nullptr;
   if (kernel && steps >= 1 && columns <= device.sharedMemPerBlockOptin)
     {

@@ -77,9 +77,11 @@ load_group (const uint8_t *in, const uint8_t *cov, size_t g, unsigned int (&s)[C
  * (t / 2) * 65536 + b * 256 + (t % 2) * 128 + lane * 4, so that the part that varies,
  * b * 256 + lane * 4, is one PRMT of the sample's byte and the lane's offset; the rest is a
  * constant in the ATOMS.  (Columns 128 bytes apart took an extraction and an IMAD a table.)
- * A derived run keeps 3 x 256 luminance terms after the columns: GIMP 2.10's products in double
- * for the rare path; under GIMP 3.0's rule (LUM3) in the same 6 KiB the estimate's entries
- * (luminance3_fixed_u8), then babl's float products for the rare path (lum3_fixed, lum3_terms). */
+ * A derived run keeps luminance terms after the columns: under GIMP 2.10's rule 3 x 256 products
+ * in double for the rare path; under GIMP 3.0's (LUM3) the estimate's entries
+ * (luminance3_fixed_u8), green's in a column a lane (32 KiB: the look-up of the largest term
+ * never waits on a bank), then red's and blue's, shared by all lanes (lum3_green, lum3_red_blue).
+ */
 struct lanes
 {
   char *sh;
@@ -88,12 +90,21 @@ struct lanes
   /* 256 and 65536 from a kernel argument, so that the products below stay IMADs (FMA pipe)
    * instead of shifts (ALU pipe, which the PRMTs and IMNMXs already fill). */
   unsigned int k256, k65536;
+  gh_luminance rule; /* LUM3: GIMP 3.0's, perceptual or linear */
 };
 
+/* Green's column a lane under LUM3: 256 levels x 32 lanes, a level's row 128 bytes. */
+constexpr size_t kLum3GreenBytes = 256 * 32 * sizeof (unsigned int);
+
+/* The columns of `tables` tables, then the luminance terms of a derived run: `derived` 0 none,
+ * 1 GIMP 2.10's rule, 2 GIMP 3.0's (LUM3). */
 __host__ __device__ constexpr size_t
-weighted_shared_bytes (int tables, bool derived)
+weighted_shared_bytes (int tables, int derived)
 {
-  return static_cast<size_t> ((tables + 1) / 2) * 65536 + (derived ? 3 * 256 * sizeof (double) : 0);
+  return static_cast<size_t> ((tables + 1) / 2) * 65536
+         + (derived == 2   ? kLum3GreenBytes + 2 * 256 * sizeof (unsigned int)
+            : derived == 1 ? 3 * 256 * sizeof (double)
+                           : 0);
 }
 
 __device__ __forceinline__ constexpr unsigned int
@@ -143,28 +154,31 @@ rgb_word (const unsigned int (&s)[C], int k)
   return o == 0 ? s[w] : __byte_perm (s[w], s[(w + 1) % C], o | (o + 1) << 4 | (o + 2) << 8);
 }
 
-__device__ __forceinline__ const unsigned int *
-lum3_fixed (const lanes &l)
+__device__ __forceinline__ const char *
+lum3_green (const lanes &l)
 {
-  return reinterpret_cast<const unsigned int *> (l.terms);
+  return reinterpret_cast<const char *> (l.terms);
 }
 
-__device__ __forceinline__ const float *
-lum3_terms (const lanes &l)
+__device__ __forceinline__ const unsigned int *
+lum3_red_blue (const lanes &l)
 {
-  return reinterpret_cast<const float *> (l.terms) + 3 * 256;
+  return reinterpret_cast<const unsigned int *> (lum3_green (l) + kLum3GreenBytes);
 }
 
 /* The estimate under the run's rule: GIMP 2.10's weights in two dot products, or GIMP 3.0's
- * three looked-up entries; the same 8.16 with kLumHalf either way. */
+ * three looked-up entries (green's in the lane's column: its row, green x 128, is the word's
+ * byte 1 shifted by one bit); the same 8.16 with kLumHalf either way. */
 template <bool LUM3>
 __device__ __forceinline__ unsigned int
 estimate (unsigned int rgb, const lanes &l)
 {
   if (!LUM3)
     return luminance_estimate (rgb, l.k256);
-  const unsigned int *fixed = lum3_fixed (l);
-  return fixed[rgb & 255u] + fixed[256 + ((rgb >> 8) & 255u)] + fixed[512 + ((rgb >> 16) & 255u)];
+  const unsigned int *red_blue = lum3_red_blue (l);
+  const unsigned int green = *reinterpret_cast<const unsigned int *> (
+      lum3_green (l) + (((rgb >> 1) & (255u << 7)) | l.lane4));
+  return red_blue[rgb & 255u] + green + red_blue[256 + ((rgb >> 16) & 255u)];
 }
 
 /* y * 65536 keeps y's fraction on top: y is near an edge when that is below kNearKey. */
@@ -245,9 +259,11 @@ template <int C, int COV> struct group_words
 };
 
 /* The rare path (a pixel in about 4000 on noise): every pixel of the group whose luminance was
- * estimated near an edge takes GIMP's rule, from GIMP's products in shared memory (a few adds;
- * the division in double a sample was most of this path), and moves its weight if the bin
- * differs.  The counter it leaves got that weight from this thread earlier, so it cannot wrap. */
+ * estimated near an edge takes GIMP's rule, and moves its weight if the bin differs.  Under
+ * GIMP 2.10's rule from GIMP's products in shared memory (a few adds; the division in double a
+ * sample was most of this path); under GIMP 3.0's the rule itself, whose terms would not fit
+ * beside green's columns.  The counter it leaves got that weight from this thread earlier, so
+ * it cannot wrap. */
 template <int C, int COV, bool ALPHA, bool LUM3>
 __device__ __noinline__ void
 fix_luminance (lanes l, group_words<C, COV> g)
@@ -260,10 +276,9 @@ fix_luminance (lanes l, group_words<C, COV> g)
         continue;
       const unsigned int r = sample_value<C> (g.s, k, 0), gr = sample_value<C> (g.s, k, 1),
                          b = sample_value<C> (g.s, k, 2);
-      const float *t = lum3_terms (l);
       const unsigned int exact = static_cast<unsigned int> (
           LUM3
-              ? gh_gimp_bin_of_float (GH_FADD (GH_FADD (t[r], t[256 + gr]), t[512 + b]), 256)
+              ? gh_luminance_bin_u8 (r, gr, b, l.rule)
               : gh_luminance_bin_from_terms (l.terms[r], l.terms[256 + gr], l.terms[512 + b], 256));
       const unsigned int estimate = y >> 16;
       if (exact == estimate)
@@ -338,23 +353,36 @@ __launch_bounds__ (kWeightedThreads)
 {
   using traits = weighted_traits<C, COV, ALPHA, DERIVED>;
   extern __shared__ unsigned int sh[];
-  constexpr size_t columns = weighted_shared_bytes (traits::tables, false);
+  constexpr size_t columns = weighted_shared_bytes (traits::tables, 0);
   double *terms = reinterpret_cast<double *> (reinterpret_cast<char *> (sh) + columns);
   const lanes l
-      = { reinterpret_cast<char *> (sh), (threadIdx.x & 31u) << 2, terms, k256, k256 * k256 };
+      = { reinterpret_cast<char *> (sh), (threadIdx.x & 31u) << 2, terms, k256, k256 * k256, rule };
   for (int i = threadIdx.x; i < static_cast<int> (columns / 4); i += kWeightedThreads)
     sh[i] = 0;
   if (DERIVED)
     for (int i = threadIdx.x; i < 3 * 256; i += kWeightedThreads)
       if (LUM3)
         {
-          /* lum3_fixed, then lum3_terms */
-          const float term = luminance3_term_u8 (i >> 8, i & 255u, rule);
-          reinterpret_cast<unsigned int *> (terms)[i] = luminance3_fixed_u8 (i >> 8, term);
-          reinterpret_cast<float *> (terms)[3 * 256 + i] = term;
+          /* Green's entries into lane 0's column, copied into the other lanes' below. */
+          const int c = i >> 8;
+          const unsigned int level = i & 255u;
+          const unsigned int entry = luminance3_fixed_u8 (c, luminance3_term_u8 (c, level, rule));
+          unsigned int *green = reinterpret_cast<unsigned int *> (terms);
+          if (c == 1)
+            green[level * 32] = entry;
+          else
+            green[kLum3GreenBytes / 4 + (c == 0 ? 0 : 256) + level] = entry;
         }
       else
         terms[i] = luminance_term_u8 (i >> 8, i & 255u);
+  if (LUM3)
+    {
+      __syncthreads ();
+      unsigned int *green = reinterpret_cast<unsigned int *> (terms);
+      for (int i = threadIdx.x; i < static_cast<int> (kLum3GreenBytes / 4); i += kWeightedThreads)
+        if (i & 31)
+          green[i] = green[i & ~31];
+    }
   __syncthreads ();
 
   /* Every thread takes the same number of steps, so the flush barrier is uniform; the next

@@ -719,15 +719,19 @@ test_weighted_methods (void)
 }
 
 /* The lane columns flushed after every step (GPUHIST_TEST_FLUSH_EVERY=1), for every 8-bit shape
- * with its widest weights: what a large strip does at each flush (every 257 steps with an 8-bit
- * plane and alpha, weighted_flush_steps), on a small image. */
+ * with its widest weights, derived ones under each GIMP's luminance (GIMP 3.0's keeps green's
+ * entries in a column a lane beside the tables): what a large strip does at each flush (every
+ * 257 steps with an 8-bit plane and alpha, weighted_flush_steps), on a small image. */
 static void
 test_weighted_flushes (void)
 {
-  static const int shapes[][4] = { /* channels, coverage, alpha, derived */
-                                   { 1, 2, 0, 0 }, { 2, 1, 1, 0 }, { 3, 2, 0, 1 },
-                                   { 4, 1, 1, 1 }, { 4, 2, 0, 1 }, { 4, 0, 1, 1 }
-  };
+  static const int shapes[][5]
+      = { /* channels, coverage, alpha, derived, luminance */
+          { 1, 2, 0, 0, GH_LUMINANCE_GIMP2 }, { 2, 1, 1, 0, GH_LUMINANCE_GIMP2 },
+          { 3, 2, 0, 1, GH_LUMINANCE_GIMP2 }, { 4, 1, 1, 1, GH_LUMINANCE_GIMP2 },
+          { 4, 2, 0, 1, GH_LUMINANCE_GIMP2 }, { 4, 0, 1, 1, GH_LUMINANCE_GIMP2 },
+          { 4, 1, 1, 1, GH_LUMINANCE_GIMP3 }, { 3, 1, 0, 1, GH_LUMINANCE_GIMP3_LINEAR }
+        };
   setenv ("GPUHIST_TEST_FLUSH_EVERY", "1", 1);
   const int quick = getenv ("GPUHIST_TEST_ROUNDS") != NULL;
   for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
@@ -737,6 +741,7 @@ test_weighted_flushes (void)
       spec.coverage_bytes = shapes[k][1];
       spec.alpha_weighted = shapes[k][2];
       spec.derived = shapes[k][3];
+      spec.luminance = (gh_luminance) shapes[k][4];
       weighted_image im;
       weighted_image_new (&im, &spec, GH_BINS, (image_kind) (k % N_IMAGE_KINDS));
       run_weighted (&im, GH_BACKEND_CUDA, GH_METHOD_BIT (GH_METHOD_FASTEST), 1, 0, GH_STRATEGY_AUTO,
