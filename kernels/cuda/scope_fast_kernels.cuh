@@ -358,6 +358,25 @@ flush_vectorscope (const scope_job &j, const uint4 *table, unsigned int *nonzero
     }
 }
 
+/* Odd lanes count their G fours in the reverse order: one add of a warp then reaches G places
+ * of the image a grid's width apart instead of one, so that the lanes of a smooth area meet less
+ * often on one word (docs/BENCHMARKS.md, "The vectorscope's lanes in two places"). */
+template <int C, int G>
+__device__ __forceinline__ void
+alternate_lanes (unsigned int (&w)[G][C])
+{
+  if (threadIdx.x & 1u)
+#pragma unroll
+    for (int i = 0; i < G / 2; i++)
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        {
+          const unsigned int t = w[i][c];
+          w[i][c] = w[G - 1 - i][c];
+          w[G - 1 - i][c] = t;
+        }
+}
+
 /* 1024 threads, one block an SM: the 128 KiB table leaves room for no second block. */
 template <int C>
 static __global__ void __launch_bounds__ (1024) vectorscope_fast_kernel (scope_job j)
@@ -388,6 +407,7 @@ static __global__ void __launch_bounds__ (1024) vectorscope_fast_kernel (scope_j
 #pragma unroll
           for (int i = 0; i < G; i++)
             load_four<C> (j.pix.samples, 4 * (after + i * step), next[i]);
+          alternate_lanes<C, G> (now);
           count_vectorscope_fours<C, G> (words, j.out, now);
           g += G * step;
           if (!more)
