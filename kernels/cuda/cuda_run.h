@@ -18,9 +18,9 @@
 namespace gh
 {
 
-/* A buffer a finished run left for the next: pinning host memory costs about 4 ms per 8 MiB on
- * the H200's machine (tools/cuda-startup.cu), cudaFree synchronises the device, and the
- * plug-in's resident process runs again and again on one engine. */
+/* A buffer a finished run left for the next: pinning host memory is slow (docs/BENCHMARKS.md),
+ * cudaFree synchronises the device, and the plug-in's resident process runs again and again on
+ * one engine. */
 struct spare_buffer
 {
   void *data;
