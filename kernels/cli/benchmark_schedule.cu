@@ -1,6 +1,6 @@
 /* gpu-histogram: the benchmark's schedule comparison (GPUHIST_BENCH_ONLY=schedule): on the seed's
  * table and the 8192² and 16384² RGBA inputs, FASTEST as the engine runs it beside the same
- * kernel in the walk it had before run 28 (kBenchWalks), with the read-only ceiling.  The
+ * kernel in the engine's earlier walk (kBenchWalks), with the read-only ceiling.  The
  * rows are timed in turn, round after round (GPUHIST_BENCH_ROUNDS, default 5), so that a drift
  * of the clocks spreads over all of them, and each row's share of the ceiling is also given
  * round by round, against the ceiling's time in the same round.  The ceiling is timed twice:
@@ -28,8 +28,8 @@ namespace
 /* Neither walk bit: a bin's address from a shift and a masked OR, every step checked. */
 constexpr int kShiftedBins = 0;
 
-/* The engine's one-channel walk before run 28, timed beside the engine's (instantiated for 1 and
- * 4 channels below). */
+/* The engine's earlier walk, timed beside the engine's so that what byte-aligned bins and whole
+ * steps gain stays measurable (docs/BENCHMARKS.md; instantiated for 1 and 4 channels below). */
 constexpr int kBenchWalks[] = { kShiftedBins };
 constexpr int kBenchWalkCount = sizeof kBenchWalks / sizeof kBenchWalks[0];
 

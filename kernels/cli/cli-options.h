@@ -54,7 +54,7 @@ typedef struct
   const char *scope_png;    /* --scope-png PREFIX, or NULL */
   gh_density scope_density; /* --scope-density, for the PNGs */
   int scope_density_given;
-  gh_strategy strategy; /* --strategy, for wide tables */
+  gh_strategy strategy; /* --strategy, for 16-bit samples */
 } cli_options;
 
 /* Fills *options from argv (printing --help or --version, or a usage error on standard error).

@@ -42,9 +42,9 @@ typedef struct
   /* Weighted and derived runs (GIMP's binning too, there): the rules and 64-bit
    * tables (out_channels * bins a table). */
   cpu_weighted_rules *weighted;
-  uint64_t *wide_tables;         /* threads tables */
+  uint64_t *sum_tables;          /* threads tables */
   uint32_t *narrow_tables;       /* threads * CPU_NARROW_COPIES tables, 32-bit counters */
-  _Atomic uint64_t *wide_shared; /* global atomics */
+  _Atomic uint64_t *shared_sums; /* global atomics */
   /* Scopes: their counting, the per-pixel rules it uses, and the job's table: a scope's kind,
    * or one of the two below. */
   cpu_scopes *scopes;
@@ -73,9 +73,9 @@ job_count_weighted (cpu_run *run, int thread, size_t begin, size_t end)
   const size_t pixel_bytes = (size_t) run->plan.channels * run->plan.bytes_per_sample;
   const size_t words = run->weighted->table_words;
   const cpu_weighted_tables tables = {
-    .wide = run->wide_tables + (size_t) thread * words,
+    .sums = run->sum_tables + (size_t) thread * words,
     .narrow = run->narrow_tables + (size_t) thread * CPU_NARROW_COPIES * words,
-    .shared = run->wide_shared,
+    .shared = run->shared_sums,
   };
   const uint8_t *coverage = run->plan.coverage_bytes ? run->data + run->plan.coverage_offset : NULL;
   cpu_weighted_count (run->weighted, run->method, run->data, coverage, begin / pixel_bytes,
@@ -171,11 +171,11 @@ fold_weighted_job (cpu_run *run)
   if (run->method == GH_METHOD_GLOBAL_ATOMICS)
     {
       /* A strip's sums stay below 2^63 (gh_run_plan), so the shared table never wraps. */
-      fold_table (run, (const uint64_t *) run->wide_shared, words);
+      fold_table (run, (const uint64_t *) run->shared_sums, words);
       return;
     }
   for (int t = 0; t < run->backend->pool.count; t++)
-    fold_table (run, run->wide_tables + (size_t) t * words, words);
+    fold_table (run, run->sum_tables + (size_t) t * words, words);
 }
 
 static void fold_histogram_job (cpu_run *run);
@@ -254,7 +254,7 @@ start_job (cpu_run *run, int table, gh_method method, const uint8_t *data, size_
       cpu_scopes_prepare (run->scopes, k, method, pixels);
   if (method == GH_METHOD_GLOBAL_ATOMICS && run->weighted)
     for (size_t w = 0; w < run->weighted->table_words; w++)
-      atomic_store_explicit (&run->wide_shared[w], 0, memory_order_relaxed);
+      atomic_store_explicit (&run->shared_sums[w], 0, memory_order_relaxed);
   else if (method == GH_METHOD_GLOBAL_ATOMICS)
     for (size_t w = 0; w < run->plain.words; w++)
       atomic_store_explicit (&run->plain.shared[w], 0, memory_order_relaxed);
@@ -318,9 +318,9 @@ cpu_run_free (cpu_run *run)
   if (run->weighted)
     cpu_weighted_rules_clear (run->weighted);
   free (run->weighted);
-  free (run->wide_tables);
+  free (run->sum_tables);
   free (run->narrow_tables);
-  free ((void *) run->wide_shared);
+  free ((void *) run->shared_sums);
   cpu_scopes_free (run->scopes);
   if (run->scope_rules)
     cpu_weighted_rules_clear (run->scope_rules);
@@ -361,10 +361,10 @@ alloc_weighted (cpu_run *run)
   if (cpu_weighted_rules_init (run->weighted, &run->plan) != 0)
     return -1;
   const size_t words = run->weighted->table_words;
-  run->wide_tables = calloc (threads * words, sizeof (uint64_t));
+  run->sum_tables = calloc (threads * words, sizeof (uint64_t));
   run->narrow_tables = calloc (threads * CPU_NARROW_COPIES * words, sizeof (uint32_t));
-  run->wide_shared = calloc (words, sizeof (uint64_t));
-  return run->wide_tables && run->narrow_tables && run->wide_shared ? 0 : -1;
+  run->shared_sums = calloc (words, sizeof (uint64_t));
+  return run->sum_tables && run->narrow_tables && run->shared_sums ? 0 : -1;
 }
 
 /* Unweighted 16-bit runs under GIMP's rule: plain runs but for the rule (gh_plan_plain). */

@@ -117,13 +117,13 @@ count_pixels (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t
     }
 }
 
-/* Adds the narrow counters (NARROW_COPIES tables) into the wide table and clears them. */
+/* Adds the narrow counters (NARROW_COPIES tables) into the 64-bit sums and clears them. */
 static void
-flush_narrow (uint32_t *narrow, uint64_t *wide, size_t words)
+flush_narrow (uint32_t *narrow, uint64_t *sums, size_t words)
 {
   for (int k = 0; k < NARROW_COPIES; k++)
     for (size_t i = 0; i < words; i++)
-      wide[i] += narrow[(size_t) k * words + i];
+      sums[i] += narrow[(size_t) k * words + i];
   memset (narrow, 0, NARROW_COPIES * words * sizeof *narrow);
 }
 
@@ -170,7 +170,7 @@ count_narrow (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_t
       for (; p < stop; p++)
         add_narrow (r, narrow, samples + p * (size_t) channels, coverage ? coverage[p] : 1,
                     channels);
-      flush_narrow (narrow, t->wide, words);
+      flush_narrow (narrow, t->sums, words);
     }
 }
 
@@ -180,7 +180,7 @@ count_fastest (const cpu_weighted_rules *r, const uint8_t *samples, const uint8_
 {
   if (r->plan.bytes_per_sample != 1 || r->plan.coverage_bytes > 1)
     {
-      count_pixels (r, samples, coverage, begin, end, t->wide, NULL);
+      count_pixels (r, samples, coverage, begin, end, t->sums, NULL);
       return;
     }
   switch (r->plan.channels)
@@ -202,11 +202,11 @@ cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, const uin
       count_pixels (rules, samples, coverage, begin, end, NULL, tables->shared);
       return;
     }
-  memset (tables->wide, 0, rules->table_words * sizeof *tables->wide);
+  memset (tables->sums, 0, rules->table_words * sizeof *tables->sums);
   if (method == GH_METHOD_FASTEST)
     count_fastest (rules, samples, coverage, begin, end, tables);
   else
-    count_pixels (rules, samples, coverage, begin, end, tables->wide, NULL);
+    count_pixels (rules, samples, coverage, begin, end, tables->sums, NULL);
 }
 
 void

@@ -26,17 +26,17 @@ typedef struct
 int cpu_weighted_rules_init (cpu_weighted_rules *rules, const gh_run_plan *plan);
 void cpu_weighted_rules_clear (cpu_weighted_rules *rules);
 
-/* Where a thread counts: its own 64-bit table (privatized, fastest), CPU_NARROW_COPIES 32-bit
- * tables for fastest's narrow counters, or the table all threads share (global atomics). */
+/* Where a thread counts: its own 64-bit sums (privatized, fastest), CPU_NARROW_COPIES 32-bit
+ * tables for fastest's narrow counters, or the sums all threads share (global atomics). */
 typedef struct
 {
-  uint64_t *wide;
+  uint64_t *sums;
   uint32_t *narrow;
   _Atomic uint64_t *shared;
 } cpu_weighted_tables;
 
 /* Pixels [begin, end) of a strip whose coverage plane is at coverage (NULL without one); adds
- * into tables (wide is zeroed first: it holds this share's sums, below 2^63). */
+ * into tables (sums is zeroed first: it holds this share's sums, below 2^63). */
 void cpu_weighted_count (const cpu_weighted_rules *rules, gh_method method, const uint8_t *samples,
                          const uint8_t *coverage, size_t begin, size_t end,
                          const cpu_weighted_tables *tables);

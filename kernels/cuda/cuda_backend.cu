@@ -170,36 +170,14 @@ cuda_release_device (void)
   device_opened = false;
 }
 
-/* Leaves a method out of the run (its sink arrays freed), where its table cannot fit. */
-void
-drop_method (cuda_run *run, gh_method m)
-{
-  gh_run_sink *sink = run->sink;
-  run->plan.methods &= ~GH_METHOD_BIT (m);
-  free (sink->counts[m]);
-  free (sink->weighted[m]);
-  free (sink->rep_ms[m]);
-  sink->counts[m] = nullptr;
-  sink->weighted[m] = nullptr;
-  sink->rep_ms[m] = nullptr;
-}
-
-/* Each counting method's plan for a weighted or derived run; the privatized row is left out
- * where its 64-bit table does not fit a block, as for wide unweighted runs. */
+/* The run's device and stream. */
 gh_status
-plan_weighted_methods (cuda_run *run, gh_error *error)
+open_stream (cuda_run *run, gh_error *error)
 {
-  const cudaDeviceProp &device = run->backend->properties;
-  gh::plan_weighted_global (device, &run->weighted_plans[GH_METHOD_GLOBAL_ATOMICS]);
-  gh_status status = gh::plan_weighted_fastest (device, run->plan,
-                                                &run->weighted_plans[GH_METHOD_FASTEST], error);
-  gh_error ignored;
-  if (status == GH_OK && (run->plan.methods & GH_METHOD_BIT (GH_METHOD_PRIVATIZED))
-      && gh::plan_weighted_privatized (device, run->plan,
-                                       &run->weighted_plans[GH_METHOD_PRIVATIZED], &ignored)
-             != GH_OK)
-    drop_method (run, GH_METHOD_PRIVATIZED);
-  return status;
+  GH_CUDA_CHECK (cudaSetDevice (run->backend->device), "selecting the device");
+  GH_CUDA_CHECK (cudaStreamCreateWithFlags (&run->stream, cudaStreamNonBlocking),
+                 "creating a stream");
+  return GH_OK;
 }
 
 void *
@@ -215,33 +193,14 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
   run->backend = backend;
   run->plan = *plan;
   run->sink = sink;
-
-  run->weighted = !gh_plan_plain (plan);
-  run->wide = !run->weighted && (plan->bytes_per_sample != 1 || plan->bins != GH_BINS);
   run->staging_bytes = plan->coverage_bytes ? gh_plan_staging_bytes (plan) : plan->strip_capacity;
-  gh_status status;
-  if (run->weighted)
-    status = plan_weighted_methods (run, error);
-  else if (run->wide)
-    {
-      status = gh::plan_wide (backend->properties, plan->channels, plan->bins, plan->strategy,
-                              &run->wide_fastest, error);
-      /* The seed's pattern needs the whole table in one block, and interleaved strips; where it
-       * does not fit, or the strips are planar for SLICED, the privatized row is left out rather
-       * than failed. */
-      gh_error ignored;
-      if (status == GH_OK && (plan->methods & GH_METHOD_BIT (GH_METHOD_PRIVATIZED))
-          && (run->wide_fastest.planar
-              || gh::plan_wide (backend->properties, plan->channels, plan->bins, GH_STRATEGY_SHARED,
-                                &run->wide_privatized, &ignored)
-                     != GH_OK))
-        {
-          drop_method (run, GH_METHOD_PRIVATIZED);
-        }
-    }
-  else
-    status = gh::plan_fastest (backend->properties, plan->channels, plan->layout, &run->fastest,
-                               error);
+
+  /* The histogram first: it may leave PRIVATIZED out of run->plan, and the strips are as its
+   * kernels read them. */
+  gh_status status = open_stream (run, error);
+  if (status == GH_OK)
+    status = gh::hist_begin (backend->properties, &run->plan, sink, run->stream, &run->histogram,
+                             error);
   if (status == GH_OK)
     status = gh::allocate_run (run, error);
   if (status == GH_OK)
@@ -251,14 +210,7 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
       gh::free_run (run);
       return nullptr;
     }
-  if (run->weighted)
-    gh::describe_weighted_plan (run->weighted_plans[GH_METHOD_FASTEST], run->plan, sink->layout,
-                                sizeof sink->layout);
-  else if (run->wide)
-    gh::describe_wide_plan (run->wide_fastest, plan->channels, plan->bins, sink->layout,
-                            sizeof sink->layout);
-  else
-    gh::describe_plan (run->fastest, plan->channels, sink->layout, sizeof sink->layout);
+  gh::hist_describe (run->histogram, sink->layout, sizeof sink->layout);
   return run;
 }
 
@@ -277,72 +229,20 @@ cuda_staging (void *data)
   return run->staging[run->current];
 }
 
-/* One method over a weighted strip: the read-only pass reads the coverage plane too. */
-void
-launch_weighted_method (cuda_run *run, gh_method method, size_t bytes)
-{
-  const gh_run_plan &plan = run->plan;
-  const size_t pixels = bytes / (plan.channels * plan.bytes_per_sample);
-  if (method == GH_METHOD_READ_ONLY)
-    {
-      gh::launch_read_only2 (run->device_strip, bytes, run->device_coverage,
-                             plan.coverage_bytes ? pixels * plan.coverage_bytes : 0, run->read_sink,
-                             gh::full_grid (run->backend->properties, 256), 256, run->stream);
-      return;
-    }
-  const gh::weighted_job job = gh::make_weighted_job (plan, run->device_strip, run->device_coverage,
-                                                      pixels, run->strip_sums);
-  gh::launch_weighted (run->weighted_plans[method], job, plan.channels, plan.out_channels,
-                       run->stream);
-}
-
 /* Launches one method over the strip now on the device. */
 gh_status
 launch_method (cuda_run *run, gh_method method, size_t bytes, gh_error *error)
 {
-  const cuda_backend *backend = run->backend;
-  const int channels = run->plan.channels;
   if (run->plan.fault == GH_FAULT_KERNEL && run->strips == run->plan.fault_after)
     {
       /* An impossible block size: the real failed-launch path. */
-      gh::launch_read_only (run->device_strip, bytes, run->read_sink, 1, 4096, run->stream);
+      gh::launch_read_only (run->device_strip, bytes, run->histogram.read_sink, 1, 4096,
+                            run->stream);
       GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
     }
-  if (run->weighted)
-    launch_weighted_method (run, method, bytes);
-  else if (!run->wide || method == GH_METHOD_READ_ONLY)
-    gh::launch_method (method, channels, backend->properties, run->fastest, run->device_strip,
-                       bytes, run->strip_bins, run->read_sink, run->stream);
-  else
-    {
-      const size_t pixels = bytes / (2 * channels);
-      const gh::wide_strip strip
-          = { reinterpret_cast<const uint16_t *> (run->device_strip), pixels, channels,
-              run->wide_fastest.planar ? gh::planar_stride (pixels) : 0 };
-      const int bins = run->plan.bins, shift = run->plan.shift;
-      if (method == GH_METHOD_GLOBAL_ATOMICS)
-        gh::launch_wide_global_atomics (strip, shift, bins, run->strip_bins,
-                                        gh::full_grid (backend->properties, 256), 256, run->stream);
-      else
-        gh::launch_wide_fastest (method == GH_METHOD_FASTEST ? run->wide_fastest
-                                                             : run->wide_privatized,
-                                 strip, shift, bins, run->strip_bins, run->scratch, run->stream);
-    }
-  GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
-  return GH_OK;
-}
-
-gh_status
-fold (cuda_run *run, gh_method method, gh_error *error)
-{
-  if (run->weighted)
-    gh::launch_fold128 (run->strip_sums, run->totals128[method],
-                        run->plan.out_channels * run->plan.bins, run->stream);
-  else
-    gh::launch_fold (run->strip_bins, run->totals[method], run->plan.channels * run->plan.bins,
-                     run->stream);
-  GH_CUDA_CHECK (cudaGetLastError (), "launching a kernel");
-  return GH_OK;
+  const gh::hist_strip strip = { run->device_strip, run->device_coverage, bytes };
+  return gh::hist_launch (run->histogram, run->backend->properties, method, strip, run->stream,
+                          error);
 }
 
 /* Runs the plan's methods on the strip now on the device. */
@@ -350,12 +250,10 @@ gh_status
 count_strip (cuda_run *run, size_t bytes, gh_error *error)
 {
   const gh_run_plan &plan = run->plan;
-  const size_t table_bytes
-      = static_cast<size_t> (plan.channels) * plan.bins * sizeof (unsigned int);
   const int warmups = run->strips == 1 ? plan.warmup : 0;
   /* The scopes read the strip as uploaded: interleaved, with its coverage plane. */
   const uint8_t *interleaved
-      = run->wide_fastest.planar ? run->device_interleaved : run->device_strip;
+      = run->histogram.shape.planar ? run->device_interleaved : run->device_strip;
   const size_t pixels = bytes / (plan.channels * plan.bytes_per_sample);
   gh_status scoped = gh::scopes_count_strip (&run->scopes, run->backend->properties, interleaved,
                                              run->device_coverage, pixels, warmups, run->stream,
@@ -365,7 +263,8 @@ count_strip (cuda_run *run, size_t bytes, gh_error *error)
   if (plan.repetitions == 0)
     {
       gh_status status = launch_method (run, GH_METHOD_FASTEST, bytes, error);
-      return status == GH_OK ? fold (run, GH_METHOD_FASTEST, error) : status;
+      return status == GH_OK ? gh::hist_fold (run->histogram, GH_METHOD_FASTEST, run->stream, error)
+                             : status;
     }
 
   for (int m = 0; m < GH_N_METHODS; m++)
@@ -375,27 +274,23 @@ count_strip (cuda_run *run, size_t bytes, gh_error *error)
       for (int r = -warmups; r < plan.repetitions; r++)
         {
           /* Each repetition starts from zero; only the last one's counts are kept. */
-          GH_CUDA_CHECK (run->weighted
-                             ? cudaMemsetAsync (run->strip_sums, 0,
-                                                plan.out_channels * plan.bins * 8ull, run->stream)
-                             : cudaMemsetAsync (run->strip_bins, 0, table_bytes, run->stream),
-                         "clearing device memory");
+          gh_status status = gh::hist_clear_strip (run->histogram, run->stream, error);
+          if (status != GH_OK)
+            return status;
           if (r >= 0)
             GH_CUDA_CHECK (cudaEventRecord (run->rep_start[m * plan.repetitions + r], run->stream),
                            "recording an event");
-          gh_status status = launch_method (run, static_cast<gh_method> (m), bytes, error);
+          status = launch_method (run, static_cast<gh_method> (m), bytes, error);
           if (status != GH_OK)
             return status;
           if (r >= 0)
             GH_CUDA_CHECK (cudaEventRecord (run->rep_stop[m * plan.repetitions + r], run->stream),
                            "recording an event");
         }
-      if (run->totals[m] || run->totals128[m])
-        {
-          gh_status status = fold (run, static_cast<gh_method> (m), error);
-          if (status != GH_OK)
-            return status;
-        }
+      gh_status status
+          = gh::hist_fold (run->histogram, static_cast<gh_method> (m), run->stream, error);
+      if (status != GH_OK)
+        return status;
     }
 
   GH_CUDA_CHECK (cudaStreamSynchronize (run->stream), "counting a strip");
@@ -425,7 +320,7 @@ cuda_strip (void *data, size_t bytes, gh_error *error)
 
   const uint8_t *source = run->staging[run->current];
   /* SLICED counts one plane a block: the strip goes up as it is and is de-interleaved there. */
-  uint8_t *target = run->wide_fastest.planar ? run->device_interleaved : run->device_strip;
+  uint8_t *target = run->histogram.shape.planar ? run->device_interleaved : run->device_strip;
   if (run->plan.fault == GH_FAULT_COPY && run->strips == run->plan.fault_after)
     source = nullptr; /* a copy from nowhere: the real failed-copy path */
   if (run->plan.fault == GH_FAULT_OOM && run->plan.fault_after > 1
@@ -453,7 +348,7 @@ cuda_strip (void *data, size_t bytes, gh_error *error)
     GH_CUDA_CHECK (cudaEventRecord (run->upload_stop, run->stream), "recording an event");
   GH_CUDA_CHECK (cudaEventRecord (run->staging_free[run->current], run->stream),
                  "recording an event");
-  if (run->wide_fastest.planar)
+  if (run->histogram.shape.planar)
     {
       const int channels = run->plan.channels;
       const size_t pixels = bytes / (2 * channels);
@@ -503,61 +398,12 @@ cuda_pattern_strip (void *data, gh_pattern pattern, size_t bytes, uint64_t offse
   return count_strip (run, bytes, error);
 }
 
-/* A weighted run's totals into the sink: 128-bit sums as they are, or, for a derived run without
- * weights, their low words as counts. */
-gh_status
-collect_weighted (cuda_run *run, gh_error *error)
-{
-  const size_t table = static_cast<size_t> (run->plan.out_channels) * run->plan.bins;
-  static_assert (sizeof (gh_u128) == 2 * sizeof (unsigned long long), "{hi, lo} pairs");
-  for (int m = 0; m < GH_N_METHODS; m++)
-    {
-      if (!run->totals128[m])
-        continue;
-      if (run->sink->weighted[m])
-        GH_CUDA_CHECK (cudaMemcpy (run->sink->weighted[m], run->totals128[m],
-                                   table * sizeof (gh_u128), cudaMemcpyDeviceToHost),
-                       "reading the sums back");
-      else if (run->sink->counts[m])
-        {
-          gh_u128 *sums = static_cast<gh_u128 *> (malloc (table * sizeof (gh_u128)));
-          if (!sums)
-            {
-              gh_error_set (error, GH_ERROR_OUT_OF_MEMORY, "out of host memory");
-              return GH_ERROR_OUT_OF_MEMORY;
-            }
-          cudaError_t code = cudaMemcpy (sums, run->totals128[m], table * sizeof (gh_u128),
-                                         cudaMemcpyDeviceToHost);
-          for (size_t i = 0; code == cudaSuccess && i < table; i++)
-            run->sink->counts[m][i] = sums[i].lo;
-          free (sums);
-          GH_CUDA_CHECK (code, "reading the counts back");
-        }
-    }
-  return GH_OK;
-}
-
 gh_status
 collect (cuda_run *run, gh_error *error)
 {
   GH_CUDA_CHECK (cudaStreamSynchronize (run->stream), "finishing the count");
   gh_status status = gh::scopes_collect (&run->scopes, run->sink, error);
-  if (status != GH_OK)
-    return status;
-  if (run->weighted)
-    return collect_weighted (run, error);
-  const size_t table = static_cast<size_t> (run->plan.channels) * run->plan.bins;
-  for (int m = 0; m < GH_N_METHODS; m++)
-    {
-      if (!run->totals[m] || !run->sink->counts[m])
-        continue;
-      /* Same width as the sink's uint64_t: copy straight into it, then nothing to add. */
-      static_assert (sizeof (unsigned long long) == sizeof (uint64_t), "64-bit counts");
-      GH_CUDA_CHECK (cudaMemcpy (run->sink->counts[m], run->totals[m], table * sizeof (uint64_t),
-                                 cudaMemcpyDeviceToHost),
-                     "reading the counts back");
-    }
-  return GH_OK;
+  return status == GH_OK ? gh::hist_collect (run->histogram, run->sink, error) : status;
 }
 
 gh_status

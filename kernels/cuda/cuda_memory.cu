@@ -1,5 +1,5 @@
 /* gpu-histogram: the CUDA backend's memory: the pinned and device buffers kept between runs,
- * and what a run allocates (staging, strip, tables, timers) and frees. */
+ * and what a run allocates (staging, strips, timers) and frees. */
 #include "cuda_run.h"
 
 #include <cstdlib>
@@ -100,14 +100,15 @@ destroy_events (cuda_run *run)
   run->event_count = 0;
 }
 
-/* The pinned staging buffers and the device's strip buffer (with its planar twin for SLICED). */
+/* The pinned staging buffers, the device's strip buffer (with its interleaved twin where the
+ * histogram reads planar strips) and its coverage plane. */
 gh_status
 allocate_strips (cuda_run *run, gh_error *error)
 {
   const gh_run_plan &plan = run->plan;
   /* A planar strip pads each plane to 16 bytes. */
   const size_t planar_bytes
-      = run->wide_fastest.planar
+      = run->histogram.shape.planar
             ? plan.channels * gh::planar_stride (plan.strip_capacity / (2 * plan.channels)) * 2
             : 0;
   /* The second staging buffer only pays when the caller fills it while the GPU counts. */
@@ -128,62 +129,11 @@ allocate_strips (cuda_run *run, gh_error *error)
   if (planar_bytes)
     GH_CUDA_CHECK (cudaMalloc (&run->device_interleaved, plan.strip_capacity + 16),
                    "allocating device memory for a strip");
-  return GH_OK;
-}
-
-/* A device buffer of `bytes`, cleared on the run's stream. */
-template <typename T>
-gh_status
-allocate_cleared (cuda_run *run, T **buffer, size_t bytes, const char *what, gh_error *error)
-{
-  GH_CUDA_CHECK (cudaMalloc (buffer, bytes), what);
-  GH_CUDA_CHECK (cudaMemsetAsync (*buffer, 0, bytes, run->stream), "clearing device memory");
-  return GH_OK;
-}
-
-/* The device side of a weighted or derived run: the coverage plane, the strip's sums, the
- * totals of each counting method. */
-gh_status
-allocate_weighted (cuda_run *run, gh_error *error)
-{
-  const gh_run_plan &plan = run->plan;
-  const size_t table = static_cast<size_t> (plan.out_channels) * plan.bins;
-  const size_t pixels = plan.strip_capacity / (plan.channels * plan.bytes_per_sample);
   if (plan.coverage_bytes)
-    GH_CUDA_CHECK (cudaMalloc (&run->device_coverage, pixels * plan.coverage_bytes + 16),
-                   "allocating device memory for the coverage");
-  gh_status status = allocate_cleared (run, &run->strip_sums, table * sizeof (unsigned long long),
-                                       "allocating device memory", error);
-  for (int m = 0; m < GH_N_METHODS; m++)
-    if (status == GH_OK && (run->sink->weighted[m] || run->sink->counts[m]))
-      status = allocate_cleared (run, &run->totals128[m], 2 * table * sizeof (unsigned long long),
-                                 "allocating device memory", error);
-  return status;
-}
-
-/* The strip's 32-bit table, the read-only pass's sink, a weighted run's sums, the global copies
- * of a wide run, and each counting method's 64-bit totals. */
-gh_status
-allocate_tables (cuda_run *run, gh_error *error)
-{
-  const gh_run_plan &plan = run->plan;
-  const size_t table = static_cast<size_t> (plan.channels) * plan.bins;
-  gh_status status = allocate_cleared (run, &run->strip_bins, table * sizeof (unsigned int),
-                                       "allocating device memory", error);
-  if (status != GH_OK)
-    return status;
-  GH_CUDA_CHECK (cudaMalloc (&run->read_sink, sizeof (unsigned int)), "allocating device memory");
-  if (run->weighted)
-    status = allocate_weighted (run, error);
-  const size_t scratch
-      = run->wide ? gh::wide_scratch_bytes (run->wide_fastest, plan.channels, plan.bins) : 0;
-  if (status == GH_OK && scratch)
-    status = allocate_cleared (run, &run->scratch, scratch, "allocating the global copies", error);
-  for (int m = 0; m < GH_N_METHODS; m++)
-    if (status == GH_OK && run->sink->counts[m] && !run->weighted)
-      status = allocate_cleared (run, &run->totals[m], table * sizeof (unsigned long long),
-                                 "allocating device memory", error);
-  return status;
+    GH_CUDA_CHECK (
+        cudaMalloc (&run->device_coverage, gh_plan_strip_pixels (&plan) * plan.coverage_bytes + 16),
+        "allocating device memory for the coverage");
+  return GH_OK;
 }
 
 /* A timed run's events: one pair a repetition of each method, and the upload's pair. */
@@ -213,9 +163,6 @@ allocate_timers (cuda_run *run, gh_error *error)
 gh_status
 allocate_run (cuda_run *run, gh_error *error)
 {
-  GH_CUDA_CHECK (cudaSetDevice (run->backend->device), "selecting the device");
-  GH_CUDA_CHECK (cudaStreamCreateWithFlags (&run->stream, cudaStreamNonBlocking),
-                 "creating a stream");
   if (run->plan.fault == GH_FAULT_OOM && run->plan.fault_after <= 1)
     {
       /* More than any GPU has: the real out-of-memory path. */
@@ -224,8 +171,6 @@ allocate_run (cuda_run *run, gh_error *error)
                      "allocating device memory");
     }
   gh_status status = allocate_strips (run, error);
-  if (status == GH_OK)
-    status = allocate_tables (run, error);
   if (status == GH_OK && run->plan.repetitions > 0)
     status = allocate_timers (run, error);
   return status;
@@ -246,16 +191,9 @@ free_run (cuda_run *run)
     }
   if (run->device_strip)
     give_back_device_strip (run->backend, run->device_strip_held);
-  cudaFree (run->strip_bins);
-  cudaFree (run->read_sink);
-  cudaFree (run->scratch);
+  gh::hist_free (&run->histogram);
   cudaFree (run->device_interleaved);
-  cudaFree (run->strip_sums);
   cudaFree (run->device_coverage);
-  for (int m = 0; m < GH_N_METHODS; m++)
-    cudaFree (run->totals128[m]);
-  for (int m = 0; m < GH_N_METHODS; m++)
-    cudaFree (run->totals[m]);
   destroy_events (run);
   if (run->upload_start)
     cudaEventDestroy (run->upload_start);

@@ -1,14 +1,14 @@
 /* gpu-histogram: the CUDA backend's device and run, shared by cuda_backend.cu (the backend's
  * operations: devices, strips, timers) and cuda_memory.cu (the spare buffers and what a run
- * allocates).  C++, internal to the CUDA backend. */
+ * allocates).  A run's tables are the histogram's (cuda_histogram.h) and the scopes'
+ * (cuda_scopes.h).  C++, internal to the CUDA backend. */
 #ifndef GPUHIST_CUDA_RUN_H
 #define GPUHIST_CUDA_RUN_H
 
 #include "backend.h"
-#include "cuda_launch.h"
+#include "cuda_check.h"
+#include "cuda_histogram.h"
 #include "cuda_scopes.h"
-#include "cuda_wide.h"
-#include "cuda_weighted.h"
 
 #include <cuda_runtime.h>
 
@@ -18,9 +18,9 @@
 namespace gh
 {
 
-/* A buffer a finished run left for the next: pinning host memory costs about 4 ms per 8 MiB on
- * the H200's machine (tools/cuda-startup.cu), cudaFree synchronises the device, and the
- * plug-in's resident process runs again and again on one engine. */
+/* A buffer a finished run left for the next: pinning host memory is slow (docs/BENCHMARKS.md),
+ * cudaFree synchronises the device, and the plug-in's resident process runs again and again on
+ * one engine. */
 struct spare_buffer
 {
   void *data;
@@ -49,47 +49,22 @@ struct cuda_run
   spare_buffer staging_held[2], device_strip_held;
   cudaEvent_t staging_free[2];
   int current;
-  uint8_t *device_strip;
-  unsigned int *strip_bins;                 /* C * 256, 32-bit, one strip */
-  unsigned long long *totals[GH_N_METHODS]; /* C * 256, 64-bit, the whole image */
-  unsigned int *read_sink;
-  cudaEvent_t *rep_start; /* methods * repetitions */
+  uint8_t *device_strip;    /* as the histogram's kernels read it (hist_shape.planar) */
+  uint8_t *device_coverage; /* the strip's coverage plane, in runs with one */
+  cudaEvent_t *rep_start;   /* methods * repetitions */
   cudaEvent_t *rep_stop;
   int event_count;
   cudaEvent_t upload_start, upload_stop;
-  gh::launch_plan fastest;
-  /* 16-bit samples or more than 256 bins: the third band's strategies (cuda_wide.h). */
-  bool wide;
-  gh::wide_plan wide_fastest;
-  gh::wide_plan wide_privatized;
-  unsigned int *scratch; /* the global copies, when FASTEST uses them */
-  /* Weighted or derived runs (cuda_weighted.h): 64-bit sums a strip, 128-bit totals a run. */
-  bool weighted;
-  gh::weighted_plan weighted_plans[GH_N_METHODS];
-  unsigned long long *strip_sums;              /* out_channels * bins */
-  unsigned long long *totals128[GH_N_METHODS]; /* out_channels * bins {hi, lo} pairs */
-  uint8_t *device_coverage;
   size_t staging_bytes; /* samples, then the coverage plane at plan.coverage_offset */
+  gh::hist_tables histogram;
   gh::scope_tables scopes;
   int strips;
   gh_status deferred; /* an error met where none could be returned */
   char deferred_message[GH_MESSAGE_SIZE];
 };
 
-/* Turns a failed CUDA call into a status and a sentence. */
-gh_status fail (gh_error *error, cudaError_t code, const char *what);
-
-#define GH_CUDA_CHECK(call, what)                                                                  \
-  do                                                                                               \
-    {                                                                                              \
-      cudaError_t code_ = (call);                                                                  \
-      if (code_ != cudaSuccess)                                                                    \
-        return fail (error, code_, what);                                                          \
-    }                                                                                              \
-  while (0)
-
-/* The device side of a run, and its staging buffers, timers and stream, for its plan (the
- * strategies already planned into run). */
+/* A run's staging buffers, strip buffers and timers, for its plan (the histogram already begun
+ * on the run's stream, so that the strips are as its kernels read them). */
 gh_status allocate_run (cuda_run *run, gh_error *error);
 
 /* Frees what the run holds, keeping its buffers for the next run; safe on a half-made run.

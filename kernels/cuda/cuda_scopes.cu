@@ -1,6 +1,8 @@
 /* gpu-histogram: the CUDA backend's scopes (cuda_scopes.h). */
-#include "cuda_run.h"
+#include "cuda_check.h"
+#include "cuda_launch.h"
 #include "cuda_scopes.h"
+#include "cuda_weighted.h"
 #include "cuda_weighted_waveform.h"
 #include "scope_compact_vectorscope.cuh"
 #include "scope_fast_kernels.cuh"

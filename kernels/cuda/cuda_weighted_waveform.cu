@@ -1,6 +1,6 @@
 /* gpu-histogram: FASTEST's waveform of weighted 8-bit RGB and RGBA runs
  * (cuda_weighted_waveform.h). */
-#include "cuda_run.h"
+#include "cuda_check.h"
 #include "cuda_weighted.h"
 #include "cuda_weighted_waveform.h"
 #include "scope_weighted_waveform.cuh"

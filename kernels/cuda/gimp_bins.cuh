@@ -4,7 +4,7 @@
  * GIMP's float arithmetic); this file adds one thing of the GPU's own: an integer estimate of
  * the 8-bit luminance bin that is exact except within a stated distance of a bin edge, where
  * the kernels call GIMP's rule instead.  The estimate is what keeps six tables a pixel near the
- * memory ceiling: the float rule in double a pixel cost the first probe half its speed.
+ * memory ceiling: GIMP's float rule for every pixel costs far more (docs/BENCHMARKS.md).
  * test-engine-gpu checks it against the rule on all 2^24 RGB combinations. */
 #ifndef GPUHIST_GIMP_BINS_CUH
 #define GPUHIST_GIMP_BINS_CUH

@@ -140,9 +140,9 @@ extern "C"
     GH_LAYOUT_SINGLE        /* one table per block, as the seed does */
   } gh_layout;
 
-  /* How FASTEST counts when the tables are larger than 256 bins of 8-bit samples (16-bit samples,
-   * or bins = 1024 ... 65536); AUTO picks from the device's shared memory and the bin count:
-   * SHARED when one 32-bit table fits a block, else SLICED (the fastest of the rest on an H200). */
+  /* How FASTEST counts 16-bit samples (256 to 65536 bins a channel: the wide tables); AUTO
+   * picks from the device's shared memory and the bin count: SHARED when one 32-bit table fits
+   * a block, else SLICED (the fastest of the rest on an H200). */
   typedef enum
   {
     GH_STRATEGY_AUTO = 0,
@@ -173,7 +173,7 @@ extern "C"
     int cpu_threads;      /* 0: one per core */
     int device;           /* CUDA device ordinal */
     int bins;             /* per channel: 256 (0 means 256), 1024, 4096, 16384 or 65536 */
-    gh_strategy strategy; /* wide tables only: AUTO unless a comparison forces one */
+    gh_strategy strategy; /* 16-bit samples only: AUTO unless a comparison forces one */
     /* Bytes a result table (a scope's: cells x 8, or 16 weighted) may take; 0 means
      * memory_budget.  A caller whose memory_budget sizes only its staging (the plug-in) sets
      * this apart, since a table does not grow with the image. */
