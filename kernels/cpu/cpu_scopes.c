@@ -1,6 +1,7 @@
 /* gpu-histogram: the CPU backend's scopes (cpu_scopes.h). */
 #include "cpu_scopes.h"
 #include "chroma_cells.h"
+#include "cpu_vectorscope_narrow.h"
 #include "cpu_waveform_batched.h"
 #include "gimp_rules.h"
 #include "scope_rules.h"
@@ -8,17 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define VECTORSCOPE_CELLS (GH_VECTORSCOPE_SIZE * GH_VECTORSCOPE_SIZE)
-/* The fastest vectorscope of an unweighted run counts neighbouring pixels into two 32-bit copies
- * a thread, so that a run of equal cells (smooth areas) does not wait on its own increments. */
-#define NARROW_COPIES 2
-
-static int
-narrow_vectorscope (const gh_run_plan *plan)
-{
-  return !gh_plan_weighted (plan);
-}
 
 static int
 alloc_waveform_geometry (cpu_scopes *s)
@@ -48,7 +38,7 @@ alloc_tables (cpu_scopes *s, int kind)
   const int fastest = cpu_scopes_wants (&s->plan, GH_METHOD_FASTEST);
   const int vectorscope = kind == GH_SCOPE_VECTORSCOPE;
   if (cpu_scopes_wants (&s->plan, GH_METHOD_PRIVATIZED)
-      || (fastest && vectorscope && !narrow_vectorscope (&s->plan)))
+      || (fastest && vectorscope && !cpu_narrow_vectorscope (&s->plan)))
     if (!(s->own[kind] = gh_large_alloc (threads * cells * sizeof (uint64_t))))
       return -1;
   if (cpu_scopes_wants (&s->plan, GH_METHOD_GLOBAL_ATOMICS)
@@ -57,8 +47,9 @@ alloc_tables (cpu_scopes *s, int kind)
   /* not calloc: the batched waveform's 64-bit table is cleared only when it is used */
   if (fastest && !vectorscope && !(s->stripes = gh_large_alloc (cells * sizeof (uint64_t))))
     return -1;
-  if (fastest && vectorscope && narrow_vectorscope (&s->plan)
-      && !(s->narrow = gh_large_alloc (threads * NARROW_COPIES * cells * sizeof (uint32_t))))
+  if (fastest && vectorscope && cpu_narrow_vectorscope (&s->plan)
+      && !(s->narrow
+           = gh_large_alloc (threads * CPU_VECTORSCOPE_COPIES * cells * sizeof (uint32_t))))
     return -1;
   return 0;
 }
@@ -152,7 +143,7 @@ cpu_scopes_prepare (cpu_scopes *s, int kind, gh_method method, size_t pixels)
 static int
 can_defer_fold (const cpu_scopes *s, int kind)
 {
-  const int narrow = kind == GH_SCOPE_VECTORSCOPE && narrow_vectorscope (&s->plan);
+  const int narrow = kind == GH_SCOPE_VECTORSCOPE && cpu_narrow_vectorscope (&s->plan);
   const uint64_t counter_max = narrow ? UINT32_MAX : UINT64_MAX;
   return s->accumulate
          && (uint64_t) s->pending[kind] + s->strip_pixels <= counter_max / s->max_weight;
@@ -270,77 +261,6 @@ count_stripe (const cpu_scopes *s, const uint8_t *samples, const uint8_t *covera
                    c0 + step < last ? c0 + step : last);
 }
 
-/* Unweighted 8-bit runs: pixels in pairs, one into each copy; `channels` a constant in each
- * caller. */
-static inline __attribute__ ((always_inline)) void
-count_vectorscope_u8 (const cpu_chroma_sums *chroma, const uint8_t *samples, size_t begin,
-                      size_t end, uint32_t *even, uint32_t *odd, const int channels)
-{
-  size_t p = begin;
-  for (; p + 2 <= end; p += 2)
-    {
-      const uint8_t *q = samples + p * (size_t) channels;
-      even[cpu_chroma_cell (chroma, q[0], q[1], q[2])]++;
-      odd[cpu_chroma_cell (chroma, q[channels], q[channels + 1], q[channels + 2])]++;
-    }
-  if (p < end)
-    {
-      const uint8_t *q = samples + p * (size_t) channels;
-      even[cpu_chroma_cell (chroma, q[0], q[1], q[2])]++;
-    }
-}
-
-/* The same with the cells worked out CPU_CHROMA_GROUP pixels at a time (chroma_cells.h), a few
- * hundred pixels ahead of their adds; returns the first pixel left to count. */
-static size_t
-count_vectorscope_groups (const uint8_t *samples, int channels, size_t begin, size_t end,
-                          uint32_t *even, uint32_t *odd)
-{
-  enum
-  {
-    CHUNK = 32 * CPU_CHROMA_GROUP
-  };
-  uint32_t cells[CHUNK];
-  size_t p = begin;
-  /* two pixels short of the end: a group of 3-byte pixels reads 4 bytes past itself */
-  while (p + CPU_CHROMA_GROUP + 2 <= end)
-    {
-      size_t groups = (end - 2 - p) / CPU_CHROMA_GROUP;
-      groups = groups < CHUNK / CPU_CHROMA_GROUP ? groups : CHUNK / CPU_CHROMA_GROUP;
-      cpu_chroma_cells (samples + p * (size_t) channels, channels, groups, cells);
-      for (size_t i = 0; i < groups * CPU_CHROMA_GROUP; i += 2)
-        {
-          even[cells[i]]++;
-          odd[cells[i + 1]]++;
-        }
-      p += groups * CPU_CHROMA_GROUP;
-    }
-  return p;
-}
-
-/* Unweighted runs: 32-bit counters (can_defer_fold keeps them from overflowing) in the thread's
- * copies, added up when they are folded. */
-static void
-count_narrow_vectorscope (const cpu_scopes *s, const uint8_t *samples, size_t begin, size_t end,
-                          uint32_t *copies)
-{
-  uint32_t *even = copies, *odd = copies + VECTORSCOPE_CELLS;
-  if (s->clear[GH_SCOPE_VECTORSCOPE])
-    memset (copies, 0, NARROW_COPIES * VECTORSCOPE_CELLS * sizeof *copies);
-  if (s->plan.bytes_per_sample == 1 && s->chroma_cells)
-    begin = count_vectorscope_groups (samples, s->plan.channels, begin, end, even, odd);
-  if (s->plan.bytes_per_sample == 1 && s->plan.channels == 3)
-    count_vectorscope_u8 (&s->chroma, samples, begin, end, even, odd, 3);
-  else if (s->plan.bytes_per_sample == 1)
-    count_vectorscope_u8 (&s->chroma, samples, begin, end, even, odd, 4);
-  else
-    for (size_t p = begin; p < end; p++)
-      {
-        uint32_t w;
-        even[vectorscope_pixel (s, samples, NULL, p, &w)]++;
-      }
-}
-
 void
 cpu_scopes_count (cpu_scopes *s, int kind, gh_method method, const uint8_t *samples,
                   const uint8_t *coverage, size_t pixels, int thread, int threads)
@@ -352,9 +272,8 @@ cpu_scopes_count (cpu_scopes *s, int kind, gh_method method, const uint8_t *samp
     count_pixels (s, kind, samples, coverage, begin, end, NULL, s->shared[kind]);
   else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
     count_stripe (s, samples, coverage, pixels, thread, threads, &(batch_extras){ 0 });
-  else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))
-    count_narrow_vectorscope (s, samples, begin, end,
-                              s->narrow + (size_t) thread * NARROW_COPIES * cells);
+  else if (method == GH_METHOD_FASTEST && cpu_narrow_vectorscope (&s->plan))
+    cpu_narrow_count (s, samples, begin, end, thread);
   else if (method == GH_METHOD_FASTEST || method == GH_METHOD_PRIVATIZED)
     {
       uint64_t *own = s->own[kind] + (size_t) thread * cells;
@@ -385,18 +304,12 @@ cpu_scopes_count_together (cpu_scopes *s, const uint8_t *samples, const uint8_t 
   const size_t cells = s->cells[GH_SCOPE_VECTORSCOPE];
   if (cells > 0)
     {
-      const int clear = s->clear[GH_SCOPE_VECTORSCOPE];
-      if (narrow_vectorscope (&s->plan))
-        {
-          uint32_t *narrow = s->narrow + (size_t) thread * NARROW_COPIES * cells;
-          if (clear)
-            memset (narrow, 0, NARROW_COPIES * cells * sizeof *narrow);
-          extras.vectorscope = narrow;
-        }
+      if (cpu_narrow_vectorscope (&s->plan))
+        extras.vectorscope = cpu_narrow_copies (s, thread);
       else
         {
           uint64_t *own = s->own[GH_SCOPE_VECTORSCOPE] + (size_t) thread * cells;
-          if (clear)
+          if (s->clear[GH_SCOPE_VECTORSCOPE])
             memset (own, 0, cells * sizeof *own);
           extras.vectorscope = own;
         }
@@ -447,13 +360,8 @@ cpu_scopes_fold (const cpu_scopes *s, int kind, gh_method method, gh_run_sink *s
                       GH_BINS * (thread + 1) / threads);
   else if (method == GH_METHOD_FASTEST && kind == GH_SCOPE_WAVEFORM)
     fold_into (sink, kind, method, s->stripes, begin, end);
-  else if (method == GH_METHOD_FASTEST && narrow_vectorscope (&s->plan))
-    {
-      uint64_t *counts = sink->scope[kind].counts[method];
-      for (size_t t = 0; t < (size_t) s->threads * NARROW_COPIES; t++)
-        for (size_t i = begin; i < end; i++)
-          counts[i] += s->narrow[t * cells + i];
-    }
+  else if (method == GH_METHOD_FASTEST && cpu_narrow_vectorscope (&s->plan))
+    cpu_narrow_fold (s, sink->scope[kind].counts[method], begin, end);
   else
     for (int t = 0; t < s->threads; t++)
       fold_into (sink, kind, method, s->own[kind] + (size_t) t * cells, begin, end);

@@ -1,6 +1,7 @@
 /* gpu-histogram: what a run's scopes keep on the CPU (cpu_scopes.h): their tables, the waveform's
  * geometry and the state of deferred folds.  Internal to the scopes: cpu_scopes.c counts every
- * method, cpu_waveform_batched.c the fastest waveform of 8-bit runs, on the same state. */
+ * method, cpu_waveform_batched.c the fastest waveform of 8-bit runs and cpu_vectorscope_narrow.c
+ * the fastest vectorscope of unweighted runs, on the same state. */
 #ifndef GPUHIST_CPU_SCOPES_STATE_H
 #define GPUHIST_CPU_SCOPES_STATE_H
 
@@ -31,7 +32,7 @@ struct cpu_scopes
   uint32_t *narrow_columns;               /* batched fastest waveform: the 32-bit tables,
                                              [column][table][bin], added into stripes only
                                              every batch_rows rows */
-  uint32_t *narrow;       /* fastest vectorscope: threads * NARROW_COPIES 32-bit copies */
+  uint32_t *narrow;       /* fastest vectorscope: threads * CPU_VECTORSCOPE_COPIES 32-bit copies */
   cpu_chroma_sums chroma; /* 8-bit vectorscope cells from three lookups */
   uint32_t *row_cells;    /* one pass with the vectorscope: threads rows of cells */
   int chroma_cells;       /* or 8 at a time: cpu_chroma_cells_available () */
