@@ -172,22 +172,17 @@ def set_repetitions(follow, n):
 
 def open_second_dialog(checks, env, small_image, first_dialog):
     """The plug-in on Small from its window: (the new dialog's window, its process), or None."""
-    Window(env, small_image).keys("slash")
-    popup = find_window(env, "^Search Actions$", 10, visible=True)
-    if popup is not None:
-        Window(env, popup).type("GPU Histogram")
-        time.sleep(1.0)
-        Window(env, popup).keys("Return")
+    tries = follow_tests.search_actions(env, small_image, "GPU Histogram")[0]
     deadline = time.time() + 120
     second = None
-    while second is None and time.time() < deadline:
+    while tries[-1] == "run" and second is None and time.time() < deadline:
         rc, ids = xdotool(env, "search", "--onlyvisible", "--name", "^%s$" % TITLE)
         second = next((w for w in ids if w != first_dialog), None) if rc == 0 else None
         time.sleep(1.0)
     pid = xdotool(env, "getwindowpid", second)[1] if second else []
     checks.ok(second is not None and bool(pid),
               "a second dialog, on Small, in a window and a process of its own",
-              "window %s, process %s" % (second, pid))
+              "window %s, process %s; the action search: %s" % (second, pid, ", ".join(tries)))
     return (second, int(pid[0])) if second and pid else None
 
 

@@ -112,6 +112,39 @@ def batch_script(version, work):
            plasma_top=plasma % ("top", 3), activate=activate, run=run, done=done)
 
 
+SEARCH_TITLE = "^Search Actions$"
+
+
+def search_actions(env, image, name, tries=3):
+    """GIMP's action search in that image window: "/", the name, Return.  GIMP opens the search
+    without giving it the keyboard focus (there is no window manager), so the keys go to it by
+    its window.  Tried again while the search stays open after Return, which then ran nothing:
+    on a loaded machine its results may not be listed yet when Return comes (CI, 2026-12-06).
+    Returns how each try went ("no search": it never showed; "not run"; "run") and the windows
+    shown before the Return that ran it."""
+    went, before = [], set()
+    for attempt in range(tries):
+        Window(env, image).keys("slash")
+        popup = find_window(env, SEARCH_TITLE, 10, visible=True)
+        if popup is None:
+            went.append("no search")
+            continue
+        Window(env, popup).type(name)
+        time.sleep(0.5 + attempt)  # the search lists its results
+        before = set(xdotool(env, "search", "--onlyvisible", "--name", ".")[1])
+        Window(env, popup).keys("Return")
+        deadline = time.time() + 2.0
+        while time.time() < deadline and popup in xdotool(env, "search", "--onlyvisible",
+                                                          "--name", SEARCH_TITLE)[1]:
+            time.sleep(0.1)
+        if popup not in xdotool(env, "search", "--onlyvisible", "--name", SEARCH_TITLE)[1]:
+            went.append("run")
+            break
+        Window(env, popup).keys("Escape")
+        went.append("not run")
+    return went, before
+
+
 class Follow:
     """One dialog and its image's window; pid: the dialog's process, where two dialogs show
     tables of the same name (follow-busy-tests.py)."""
@@ -149,18 +182,12 @@ class Follow:
         return self.stats()
 
     def menu_command(self, name, confirm=False):
-        """A menu command by its name through GIMP's action search in the image window ("/", the
-        name, Return), as a user may; confirm: Return again in the window the command opens
-        (the precision's dithering).  GIMP opens the search without giving it the keyboard
-        focus (there is no window manager), so the keys go to it by its window."""
-        self.image.keys("slash")
-        popup = find_window(self.env, "^Search Actions$", 10, visible=True)
-        if popup is None:
+        """A menu command by its name through GIMP's action search in the image window, as a
+        user may; confirm: Return again in the window the command opens (the precision's
+        dithering)."""
+        tries, before = search_actions(self.env, self.image.window, name)
+        if tries[-1] != "run":
             return False
-        Window(self.env, popup).type(name)
-        time.sleep(0.5)
-        before = set(xdotool(self.env, "search", "--onlyvisible", "--name", ".")[1])
-        Window(self.env, popup).keys("Return")
         deadline = time.time() + 10
         while confirm and time.time() < deadline:
             asking = set(xdotool(self.env, "search", "--onlyvisible", "--name", ".")[1]) - before
