@@ -51,6 +51,7 @@ struct GpuhistStripFetch
   size_t raw_row, plane_row;
   int tile_width;
   int piece_columns; /* the main thread's: adapts to GIMP's speed */
+  double pixel_us;   /* GIMP's time a pixel, as adapt_piece estimates it */
   GCancellable *cancellable;
   GpuhistStillThereFunc still_there;
   gpointer still_there_data;
@@ -194,14 +195,22 @@ commit_piece (GpuhistStripFetch *f, const Piece *piece, gint64 us)
     }
 }
 
-/* The next pieces as wide as GIMP gives in about PIECE_US, judged by this one. */
+/* The next pieces as wide as GIMP gives in about PIECE_US.  GIMP's time a pixel: a slower piece
+ * raises the estimate at once, a faster one lowers it a quarter of the way, so that a piece after
+ * fast ones is not many times too long (GIMP 2.10 served some pieces 6 to 10 times faster a pixel
+ * than the next: docs/BENCHMARKS.md). */
 static void
 adapt_piece (GpuhistStripFetch *f, const Piece *piece, gint64 us)
 {
-  double wanted = (double) piece->rect.width * PIECE_US / MAX (us, (gint64) 1);
+  double pixel_us
+      = (double) MAX (us, (gint64) 1) / ((double) piece->rect.width * piece->rect.height);
+  double wanted;
 
-  /* halfway there each time: one slow tile does not shrink the pieces to nothing */
-  wanted = (wanted + piece->rect.width) / 2.0;
+  if (pixel_us > f->pixel_us)
+    f->pixel_us = pixel_us;
+  else
+    f->pixel_us += (pixel_us - f->pixel_us) / 4.0;
+  wanted = PIECE_US / (f->pixel_us * MAX (f->stream.tile_height, 1));
   f->piece_columns = (int) CLAMP (wanted, (double) MAX (f->tile_width, 1),
                                   (double) f->stream.source->area.width);
 }
