@@ -85,7 +85,7 @@ gpuhist_gimp2_hand_over (const gchar *resident, gint n_params, const GimpParam *
   GimpPDBStatusType status;
 
   if (n_params < 3 || !gpuhist_keeper_resident_enabled ()
-      || (param[0].data.d_int32 == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ())
+      || (param[0].data.d_int32 == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_stays ())
       || !gimp_procedural_db_proc_exists (resident))
     return NULL;
   /* Its errors are this procedure's: GIMP shows them once, when they are returned from here. */

@@ -129,7 +129,7 @@ gpuhist_gimp3_hand_over (GimpProcedure *procedure, const gchar *resident_name, G
   GimpPDBStatusType status;
 
   if (!gpuhist_keeper_resident_enabled ()
-      || (run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_requested ())
+      || (run_mode == GIMP_RUN_NONINTERACTIVE && gpuhist_fetch_only_stays ())
       || !gimp_pdb_procedure_exists (pdb, resident_name))
     return NULL;
   resident = gimp_pdb_lookup_procedure (pdb, resident_name);

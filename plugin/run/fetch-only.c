@@ -12,7 +12,13 @@ gpuhist_fetch_only_requested (void)
 {
   const char *value = g_getenv ("GPUHIST_FETCH_ONLY");
 
-  return value != NULL && strcmp (value, "1") == 0;
+  return g_strcmp0 (value, "1") == 0 || g_strcmp0 (value, "resident") == 0;
+}
+
+gboolean
+gpuhist_fetch_only_stays (void)
+{
+  return g_strcmp0 (g_getenv ("GPUHIST_FETCH_ONLY"), "1") == 0;
 }
 
 gboolean

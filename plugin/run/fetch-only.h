@@ -8,6 +8,10 @@
  * layer.bytes (what was read: samples and coverage, as the engine counts a pass's bytes) and the
  * backend line GPUHIST_FETCH_ONLY_BACKEND followed by ", N bytes read";
  * gpuhist_fetch_only_timings returns timings of -1 but the last, the fetch.
+ *
+ * GPUHIST_FETCH_ONLY=1 reads in the process GIMP called (gpuhist_fetch_only_stays); =resident
+ * hands the call to the resident process as a whole run is handed, so that the fetch alone is
+ * timed in the process that counts (tools/bench-gimp --fetch-in-resident).
  */
 #ifndef GPUHIST_FETCH_ONLY_H
 #define GPUHIST_FETCH_ONLY_H
@@ -19,6 +23,7 @@ G_BEGIN_DECLS
 #define GPUHIST_FETCH_ONLY_BACKEND "fetch only (GPUHIST_FETCH_ONLY=1)"
 
 gboolean gpuhist_fetch_only_requested (void);
+gboolean gpuhist_fetch_only_stays (void);
 gboolean gpuhist_fetch_only (const GpuhistSource *source, const GpuhistSettings *settings,
                              GpuhistReport *report, GError **error);
 gdouble *gpuhist_fetch_only_timings (const GpuhistReport *report, gint *n_timings);

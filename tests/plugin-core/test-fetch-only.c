@@ -1,7 +1,7 @@
 /* Unit tests of plugin/run/fetch-only.c, the benchmark's "fetch alone": over small GeglBuffers it
  * must read what a whole run with the same settings reads (the engine's bytes a pass: samples
  * and the selection's coverage plane), for 8- and 16-bit samples, 8- and 16-bit selections and
- * both weightings. */
+ * both weightings; and where GPUHIST_FETCH_ONLY has the call read. */
 #include <string.h>
 
 #include <gegl.h>
@@ -94,6 +94,33 @@ test_wide_samples (void)
   g_object_unref (mask8);
 }
 
+/* "1" reads in the process GIMP called; "resident" in the resident process, as a whole run;
+ * anything else counts. */
+static void
+test_where_it_reads (void)
+{
+  const struct
+  {
+    const char *value;
+    gboolean requested, stays;
+  } cases[] = { { "1", TRUE, TRUE },
+                { "resident", TRUE, FALSE },
+                { "0", FALSE, FALSE },
+                { "", FALSE, FALSE },
+                { NULL, FALSE, FALSE } };
+
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      if (cases[i].value != NULL)
+        g_setenv ("GPUHIST_FETCH_ONLY", cases[i].value, TRUE);
+      else
+        g_unsetenv ("GPUHIST_FETCH_ONLY");
+      g_assert_cmpint (gpuhist_fetch_only_requested (), ==, cases[i].requested);
+      g_assert_cmpint (gpuhist_fetch_only_stays (), ==, cases[i].stays);
+    }
+  g_unsetenv ("GPUHIST_FETCH_ONLY");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -103,6 +130,7 @@ main (int argc, char **argv)
   gegl_init (&argc, &argv);
   g_test_add_func ("/fetch-only/selection-plane", test_selection_plane);
   g_test_add_func ("/fetch-only/wide-samples", test_wide_samples);
+  g_test_add_func ("/fetch-only/where-it-reads", test_where_it_reads);
   status = g_test_run ();
   gegl_exit ();
   return status;
