@@ -1,5 +1,4 @@
 /* gpu-histogram: the benchmark hook, reading without counting.  See fetch-only.h. */
-#include <string.h>
 
 #include <glib/gi18n-lib.h>
 

@@ -20,7 +20,7 @@
 
 G_BEGIN_DECLS
 
-#define GPUHIST_FETCH_ONLY_BACKEND "fetch only (GPUHIST_FETCH_ONLY=1)"
+#define GPUHIST_FETCH_ONLY_BACKEND "fetch only (GPUHIST_FETCH_ONLY)"
 
 gboolean gpuhist_fetch_only_requested (void);
 gboolean gpuhist_fetch_only_stays (void);
