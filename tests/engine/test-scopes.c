@@ -125,6 +125,13 @@ static const scope_case cases[] = {
     GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
   { "rgba8 weighted noise, a million pixels", 1024, 1024, 4, 1, 1, 1, 0, 64, 0, 1, 0,
     GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
+  /* The shape of the dialog's Re-run at 4096 bins (tests/dialog/dialog-tests.py), fewer rows than
+   * its 248 x 168 selection: 16-bit RGBA weighted by coverage and alpha, six channels, a column a
+   * pixel; then GIMP 3.0's luminance over areas of coverage 0. */
+  { "rgba16 weighted, derived, 4096 bins, a column a pixel", 248, 42, 4, 2, 2, 1, 1, -1, 0, 1, 0,
+    GH_BINNING_GIMP, 4096, GH_LUMINANCE_GIMP2 },
+  { "rgba16 weighted, GIMP 3.0's luminance, 4096 bins", 130, 47, 4, 2, 2, 1, 1, 31, 0, 1, 3,
+    GH_BINNING_GIMP, 4096, GH_LUMINANCE_GIMP3 },
 };
 
 static int on_gpu;
