@@ -204,7 +204,8 @@ cuda_run_begin (void *data, const gh_run_plan *plan, gh_run_sink *sink, gh_error
   if (status == GH_OK)
     status = gh::allocate_run (run, error);
   if (status == GH_OK)
-    status = gh::scopes_begin (backend->properties, run->plan, sink, &run->scopes, error);
+    status
+        = gh::scopes_begin (backend->properties, run->plan, sink, run->stream, &run->scopes, error);
   if (status != GH_OK)
     {
       gh::free_run (run);

@@ -22,6 +22,18 @@ gh_status fail (gh_error *error, cudaError_t code, const char *what);
     }                                                                                              \
   while (0)
 
+/* A device buffer of `bytes`, cleared on the run's stream.  Every copy and clear of a run goes on
+ * its stream: the stream does not wait for the legacy default stream (cudaStreamNonBlocking), so
+ * a cudaMemset or pageable cudaMemcpy there could land after the kernels that read the buffer. */
+template <typename T>
+gh_status
+allocate_cleared (T **buffer, size_t bytes, cudaStream_t stream, const char *what, gh_error *error)
+{
+  GH_CUDA_CHECK (cudaMalloc (buffer, bytes), what);
+  GH_CUDA_CHECK (cudaMemsetAsync (*buffer, 0, bytes, stream), "clearing device memory");
+  return GH_OK;
+}
+
 } // namespace gh
 
 #endif /* GPUHIST_CUDA_CHECK_H */

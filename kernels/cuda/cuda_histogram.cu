@@ -180,16 +180,6 @@ const family_ops kFamilies[] = {
 };
 static_assert (sizeof kFamilies / sizeof kFamilies[0] == kWeighted + 1, "one entry a family");
 
-/* A device buffer of `bytes`, cleared on the stream. */
-template <typename T>
-gh_status
-allocate_cleared (T **buffer, size_t bytes, cudaStream_t stream, const char *what, gh_error *error)
-{
-  GH_CUDA_CHECK (cudaMalloc (buffer, bytes), what);
-  GH_CUDA_CHECK (cudaMemsetAsync (*buffer, 0, bytes, stream), "clearing device memory");
-  return GH_OK;
-}
-
 /* The strip's table, the read-only pass's sink, the wide tables' global copies, and the totals
  * of each method the sink collects. */
 gh_status

@@ -326,17 +326,9 @@ plan_fastest_scope (const cudaDeviceProp &device, const gh_run_plan &plan, int k
   return l;
 }
 
+/* The waveform's columns of the image, on the device (on the run's stream: cuda_check.h). */
 gh_status
-allocate_cleared (unsigned long long **out, size_t bytes, gh_error *error)
-{
-  GH_CUDA_CHECK (cudaMalloc (out, bytes), "allocating device memory");
-  GH_CUDA_CHECK (cudaMemset (*out, 0, bytes), "clearing device memory");
-  return GH_OK;
-}
-
-/* The waveform's columns of the image, on the device. */
-gh_status
-upload_geometry (scope_tables *t, gh_error *error)
+upload_geometry (scope_tables *t, cudaStream_t stream, gh_error *error)
 {
   const gh_table_shape &shape = t->plan.scope[GH_SCOPE_WAVEFORM];
   const int width = t->plan.width;
@@ -351,25 +343,28 @@ upload_geometry (scope_tables *t, gh_error *error)
   GH_CUDA_CHECK (cudaMalloc (&t->column_of_x, width * sizeof (int)), "allocating device memory");
   GH_CUDA_CHECK (cudaMalloc (&t->first_x, first_x.size () * sizeof (int)),
                  "allocating device memory");
-  GH_CUDA_CHECK (cudaMemcpy (t->column_of_x, column_of_x.data (), width * sizeof (int),
-                             cudaMemcpyHostToDevice),
+  /* From pageable memory: the vectors are staged before these return, so they may go. */
+  GH_CUDA_CHECK (cudaMemcpyAsync (t->column_of_x, column_of_x.data (), width * sizeof (int),
+                                  cudaMemcpyHostToDevice, stream),
                  "uploading the waveform's columns");
-  GH_CUDA_CHECK (cudaMemcpy (t->first_x, first_x.data (), first_x.size () * sizeof (int),
-                             cudaMemcpyHostToDevice),
+  GH_CUDA_CHECK (cudaMemcpyAsync (t->first_x, first_x.data (), first_x.size () * sizeof (int),
+                                  cudaMemcpyHostToDevice, stream),
                  "uploading the waveform's columns");
   return GH_OK;
 }
 
 gh_status
-allocate_scope (scope_tables *t, int kind, gh_error *error)
+allocate_scope (scope_tables *t, int kind, cudaStream_t stream, gh_error *error)
 {
   const size_t cells = t->cells[kind];
   const size_t total_bytes = cells * (gh_plan_weighted (&t->plan) ? 16 : 8);
-  gh_status status = allocate_cleared (&t->strip[kind], cells * 8, error);
+  gh_status status
+      = allocate_cleared (&t->strip[kind], cells * 8, stream, "allocating device memory", error);
   for (int m = 0; status == GH_OK && m < GH_N_METHODS; m++)
     if (m != GH_METHOD_READ_ONLY && wants (t->plan, m)
         && (m != GH_METHOD_PRIVATIZED || t->launch[kind][m].supported))
-      status = allocate_cleared (&t->totals[kind][m], total_bytes, error);
+      status = allocate_cleared (&t->totals[kind][m], total_bytes, stream,
+                                 "allocating device memory", error);
   return status;
 }
 
@@ -614,7 +609,7 @@ read_times (scope_tables *t, int kind, gh_run_sink *sink, gh_error *error)
 
 gh_status
 scopes_begin (const cudaDeviceProp &device, const gh_run_plan &plan, gh_run_sink *sink,
-              scope_tables *t, gh_error *error)
+              cudaStream_t stream, scope_tables *t, gh_error *error)
 {
   memset (t, 0, sizeof *t);
   t->plan = plan;
@@ -634,13 +629,14 @@ scopes_begin (const cudaDeviceProp &device, const gh_run_plan &plan, gh_run_sink
        * row is left out, and FASTEST counts with global atomics. */
       if (!l.supported && wants (plan, GH_METHOD_PRIVATIZED))
         drop_scope_method (sink, k, GH_METHOD_PRIVATIZED);
-      gh_status status = allocate_scope (t, k, error);
+      gh_status status = allocate_scope (t, k, stream, error);
       if (status != GH_OK)
         return status;
     }
   if (!any)
     return GH_OK;
-  gh_status status = plan.scope[GH_SCOPE_WAVEFORM].tables > 0 ? upload_geometry (t, error) : GH_OK;
+  gh_status status
+      = plan.scope[GH_SCOPE_WAVEFORM].tables > 0 ? upload_geometry (t, stream, error) : GH_OK;
   if (status == GH_OK)
     status = allocate_partials (t, error);
   return status == GH_OK ? allocate_events (t, error) : status;

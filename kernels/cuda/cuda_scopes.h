@@ -75,7 +75,7 @@ struct scope_tables
 /* Plans and allocates what the plan's scopes need; a method whose kernel cannot fit is dropped
  * from those scopes' sink (its tables freed).  GH_OK or an allocation failure. */
 gh_status scopes_begin (const cudaDeviceProp &device, const gh_run_plan &plan, gh_run_sink *sink,
-                        scope_tables *tables, gh_error *error);
+                        cudaStream_t stream, scope_tables *tables, gh_error *error);
 /* Counts the strip now on the device (`samples` interleaved, `coverage` its plane) with every
  * method of the plan, each scope timed alone into the sink's rep_ms; untimed runs count with
  * FASTEST once, asynchronously. */

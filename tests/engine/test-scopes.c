@@ -13,7 +13,7 @@ typedef struct
 {
   const char *name;
   int width, height, channels, bytes, coverage_bytes, alpha_weighted, derived;
-  int columns; /* 0: a random count from 1 to width; -1: width */
+  int columns; /* 0: a random count from 1 to width; -1: width; -2: no waveform */
   unsigned waveform_channels;
   int vectorscope;
   int image; /* 0 noise, 1 flat, 2 a neutral band over noise, 3 noise with areas of coverage 0,
@@ -198,9 +198,10 @@ spec_of (const scope_case *c, gh_run_spec *spec)
   spec->alpha_weighted = c->alpha_weighted;
   spec->derived = c->derived;
   spec->luminance = c->luminance;
-  spec->waveform_columns = c->columns > 0   ? c->columns
-                           : c->columns < 0 ? c->width
-                                            : 1 + (int) (test_random () % (uint64_t) c->width);
+  spec->waveform_columns = c->columns > 0     ? c->columns
+                           : c->columns == -1 ? c->width
+                           : c->columns == -2 ? 0
+                                              : 1 + (int) (test_random () % (uint64_t) c->width);
   spec->waveform_channels = c->waveform_channels;
   spec->vectorscope = c->vectorscope;
 }
@@ -321,8 +322,13 @@ run_case (gh_engine *engine, const scope_case *c, int strip_rows)
   if (status == GH_OK)
     {
       printf ("# %s: %d columns on %s\n", c->name, spec.waveform_columns, result.backend);
-      check_against_reference (c, &spec, &result, GH_SCOPE_WAVEFORM, pixels, coverage);
-      check_column_sums (c, &result);
+      CHECK ((result.scopes[GH_SCOPE_WAVEFORM].tables > 0) == (spec.waveform_columns > 0),
+             "%s: a waveform only where one was asked for", c->name);
+      if (spec.waveform_columns > 0)
+        {
+          check_against_reference (c, &spec, &result, GH_SCOPE_WAVEFORM, pixels, coverage);
+          check_column_sums (c, &result);
+        }
       if (c->vectorscope)
         {
           check_against_reference (c, &spec, &result, GH_SCOPE_VECTORSCOPE, pixels, coverage);
@@ -504,6 +510,36 @@ run_with_fault (gh_backend backend)
     }
 }
 
+#ifdef GH_TEST_HAVE_CUDA
+int test_busy_default_stream (int ms);
+int test_default_stream_done (void);
+
+/* GPU runs while the CUDA runtime's default stream is busy (busy-default-stream.cu): a run whose
+ * tables were cleared or whose columns were uploaded there would count before they landed.  A
+ * vectorscope alone, weighted and not, and the dialog's shape. */
+static void
+run_with_busy_default_stream (void)
+{
+  static const scope_case shapes[] = {
+    { "rgba8 vectorscope alone, default stream busy", 263, 71, 4, 1, 0, 0, 0, -2, 0, 1, 0,
+      GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
+    { "rgba8 weighted vectorscope alone, default stream busy", 180, 90, 4, 1, 1, 1, 0, -2, 0, 1, 0,
+      GH_BINNING_SHIFT, 256, GH_LUMINANCE_GIMP2 },
+    { "rgba16 weighted, derived, 4096 bins, default stream busy", 248, 42, 4, 2, 2, 1, 1, -1, 0, 1,
+      0, GH_BINNING_GIMP, 4096, GH_LUMINANCE_GIMP2 },
+  };
+  gh_engine *engine = engine_for (GH_BACKEND_CUDA, 0);
+  for (size_t i = 0; engine && i < sizeof shapes / sizeof shapes[0]; i++)
+    {
+      CHECK (test_busy_default_stream (500), "%s: the default stream made busy", shapes[i].name);
+      run_case (engine, &shapes[i], 0);
+      CHECK (gh_engine_uses_gpu (engine), "%s: counted on the GPU", shapes[i].name);
+      CHECK (test_default_stream_done (), "%s: the default stream's work done", shapes[i].name);
+    }
+  gh_engine_free (engine);
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -528,6 +564,10 @@ main (int argc, char **argv)
   if (!getenv ("GPUHIST_TEST_QUICK"))
     run_all (backend, 7);
   run_patterns (backend);
+#ifdef GH_TEST_HAVE_CUDA
+  if (gpu)
+    run_with_busy_default_stream ();
+#endif
   gh_engine *engine = engine_for (backend, 0);
   check_refusals (engine);
   gh_engine_free (engine);
