@@ -22,9 +22,10 @@ gh_status fail (gh_error *error, cudaError_t code, const char *what);
     }                                                                                              \
   while (0)
 
-/* A device buffer of `bytes`, cleared on the run's stream.  Every copy and clear of a run goes on
- * its stream: the stream does not wait for the legacy default stream (cudaStreamNonBlocking), so
- * a cudaMemset or pageable cudaMemcpy there could land after the kernels that read the buffer. */
+/* A device buffer of `bytes`, cleared on the run's stream.  Every upload and clear of a run goes
+ * on its stream (the read-backs come after a cudaStreamSynchronize): the stream does not wait
+ * for the legacy default stream (cudaStreamNonBlocking), so a cudaMemset or a pageable cudaMemcpy
+ * there could land after the kernels that read the buffer. */
 template <typename T>
 gh_status
 allocate_cleared (T **buffer, size_t bytes, cudaStream_t stream, const char *what, gh_error *error)
