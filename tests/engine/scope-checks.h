@@ -265,4 +265,23 @@ check_vectorscope_shape (const scope_case *c, const gh_result *result)
            "%s: the neutral band lands in [128][128]", c->name);
 }
 
+/* Submits rows [y, y + *rows) of the image and its coverage plane, fewer where the run's strip
+ * holds fewer (*rows then says how many), as a caller that fetches strips does. */
+static inline gh_status
+submit_rows (gh_run *run, const gh_run_spec *spec, const uint8_t *pixels, const uint8_t *coverage,
+             int y, int *rows, gh_error *error)
+{
+  const size_t row = (size_t) spec->width * spec->channels * spec->bytes_per_sample;
+  const size_t cover_row = (size_t) spec->width * spec->coverage_bytes;
+  int room = 0;
+  uint8_t *strip = gh_run_strip_buffer (run, &room);
+  if (*rows > room)
+    *rows = room;
+  memcpy (strip, pixels + (size_t) y * row, (size_t) *rows * row);
+  if (coverage)
+    memcpy (gh_run_coverage_buffer (run), coverage + (size_t) y * cover_row,
+            (size_t) *rows * cover_row);
+  return gh_run_submit_strip (run, *rows, error);
+}
+
 #endif /* GPUHIST_SCOPE_CHECKS_H */

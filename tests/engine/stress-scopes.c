@@ -18,25 +18,15 @@ now_s (void)
   return (double) tv.tv_sec + tv.tv_usec / 1e6;
 }
 
-/* Submits rows [y, y + *rows) of the image, fewer (*rows then says how many) where the strip
- * holds fewer. */
-static gh_status
-submit_rows (gh_run *run, const gh_run_spec *spec, const uint8_t *pixels, const uint8_t *coverage,
-             int y, int *rows_in_out, gh_error *error)
+/* The case of the test table named `name` (scope-checks.h). */
+static scope_case
+case_named (const char *name)
 {
-  int rows = *rows_in_out;
-  const size_t row = (size_t) spec->width * spec->channels * spec->bytes_per_sample;
-  const size_t cover_row = (size_t) spec->width * spec->coverage_bytes;
-  int room = 0;
-  uint8_t *strip = gh_run_strip_buffer (run, &room);
-  if (rows > room)
-    rows = room;
-  *rows_in_out = rows;
-  memcpy (strip, pixels + (size_t) y * row, (size_t) rows * row);
-  if (coverage)
-    memcpy (gh_run_coverage_buffer (run), coverage + (size_t) y * cover_row,
-            (size_t) rows * cover_row);
-  return gh_run_submit_strip (run, rows, error);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    if (strcmp (cases[i].name, name) == 0)
+      return cases[i];
+  fprintf (stderr, "stress-scopes: no case named '%s'\n", name);
+  exit (2);
 }
 
 /* One run of c; *failed set when the engine failed.  Returns 1 for a wrong table. */
@@ -86,10 +76,11 @@ main (int argc, char **argv)
 {
   test_init ();
   const double seconds = argc > 1 ? atof (argv[1]) : 60;
-  const size_t n = sizeof cases / sizeof cases[0];
   /* The dialog's 248 x 168 selection of 16-bit RGBA, GIMP 3.0's luminance at 16 bits, and 8-bit
    * RGBA weighted. */
-  scope_case shapes[3] = { cases[n - 2], cases[n - 1], cases[1] };
+  scope_case shapes[3] = { case_named ("rgba16 weighted, derived, 4096 bins, a column a pixel"),
+                           case_named ("rgba16 weighted, GIMP 3.0's luminance, 4096 bins"),
+                           case_named ("rgba8 weighted, derived") };
   shapes[0].height = 168;
   static const int bins[] = { 256, 1024, 4096 };
   gh_options options;

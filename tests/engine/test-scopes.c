@@ -14,23 +14,16 @@ static gh_status
 count_in_strips (gh_engine *engine, const gh_run_spec *spec, const uint8_t *pixels,
                  const uint8_t *coverage, int strip_rows, gh_result *result, gh_error *error)
 {
-  const size_t row = (size_t) spec->width * spec->channels * spec->bytes_per_sample;
-  const size_t cover_row = (size_t) spec->width * spec->coverage_bytes;
   for (int attempt = 0; attempt < 2; attempt++)
     {
       gh_run *run = gh_run_begin_spec (engine, spec, error);
       gh_status status = run ? GH_OK : error->status;
       for (int y = 0; run && status == GH_OK && y < spec->height;)
         {
-          int rows;
-          uint8_t *strip = gh_run_strip_buffer (run, &rows);
+          int rows = spec->height - y;
           if (strip_rows > 0 && rows > strip_rows)
             rows = strip_rows;
-          memcpy (strip, pixels + (size_t) y * row, (size_t) rows * row);
-          if (coverage)
-            memcpy (gh_run_coverage_buffer (run), coverage + (size_t) y * cover_row,
-                    (size_t) rows * cover_row);
-          status = gh_run_submit_strip (run, rows, error);
+          status = submit_rows (run, spec, pixels, coverage, y, &rows, error);
           y += rows;
         }
       if (run && status == GH_OK)
