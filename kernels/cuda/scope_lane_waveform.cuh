@@ -328,27 +328,28 @@ __launch_bounds__ (kLaneThreads) waveform_lanes_kernel (scope_job j, unsigned in
   const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   const int x0 = blockIdx.x * 32 * PX, x = x0 + static_cast<int> (lane) * PX;
   const int lanes = min (32, (j.width - x0 + PX - 1) / PX);
+  const unsigned int rows = static_cast<unsigned int> (j.pix.pixels / j.width);
+  const unsigned int r0 = rows * blockIdx.y / gridDim.y, r1 = rows * (blockIdx.y + 1) / gridDim.y;
+  /* The lane's first byte of row r0 + warp, and the bytes between a warp's rows. */
+  const size_t row_bytes = static_cast<size_t> (j.width) * C, step = warps * row_bytes;
+  const uint8_t *p = j.pix.samples + static_cast<size_t> (x) * C + (r0 + warp) * row_bytes;
+  unsigned int row = r0 + warp;
+  /* The first rows load while the tables are set up. */
+  lane_row<C, PX> r[ROWS];
+  if (x < j.width && row + (ROWS - 1) * warps < r1)
+#pragma unroll
+    for (int i = 0; i < ROWS; i++)
+      r[i] = load_lane_row<C, PX> (p + i * step);
   unsigned int at[C + 2];
   const int slots = start_lane_tables<C, PX, GIMP2> (j, at, slot_table, lane_counters, lane_column,
                                                      lanes, terms);
   __syncthreads ();
   mark_column_lanes (lane_column, column_lane, lanes);
-  const unsigned int rows = static_cast<unsigned int> (j.pix.pixels / j.width);
-  const unsigned int r0 = rows * blockIdx.y / gridDim.y, r1 = rows * (blockIdx.y + 1) / gridDim.y;
   char *bytes = reinterpret_cast<char *> (lane_counters);
   const gh_luminance rule = j.pix.luminance;
   const unsigned int counting = __ballot_sync (~0u, x < j.width);
   if (x < j.width)
     {
-      /* The lane's first byte of row r0 + warp, and the bytes between a warp's rows. */
-      const size_t row_bytes = static_cast<size_t> (j.width) * C, step = warps * row_bytes;
-      const uint8_t *p = j.pix.samples + static_cast<size_t> (x) * C + (r0 + warp) * row_bytes;
-      unsigned int row = r0 + warp;
-      lane_row<C, PX> r[ROWS];
-      if (row + (ROWS - 1) * warps < r1)
-#pragma unroll
-        for (int i = 0; i < ROWS; i++)
-          r[i] = load_lane_row<C, PX> (p + i * step);
       for (; row + (ROWS - 1) * warps < r1; row += ROWS * warps, p += ROWS * step)
         {
           /* The next rows (these again after the last) load while these are counted. */
