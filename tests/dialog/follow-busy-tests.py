@@ -42,7 +42,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import a11y  # noqa: E402
-from screen import Window, xdotool  # noqa: E402
+from screen import Window, place_window, xdotool  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("follow_tests",
                                                os.path.join(HERE, "follow-tests.py"))
@@ -300,7 +300,8 @@ def run_steps(checks, env, python, work, gimp_proc):
     if not checks.ok(None not in (dialog, big_image, small_image),
                      "Big's dialog and both image windows are there"):
         return
-    xdotool(env, "windowmove", dialog, "480", "0")
+    if not place_window(env, dialog, 480, 0):
+        print("# Big's dialog stayed where GTK put it")
     second = open_second_dialog(checks, env, small_image, dialog)
     if second is None:
         return

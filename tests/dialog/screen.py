@@ -44,6 +44,27 @@ def curve_columns(width, pixels, colour, tolerance=45):
     return len(columns)
 
 
+def place_window(env, window, x, y, seconds=60.0):
+    """Moves a window to (x, y) once it is shown, and waits until X reports it there.  A window
+    found before GTK maps it is moved again by GTK on mapping (to the screen's centre), so the
+    move waits for the window to be viewable and is made again until it holds.  True when it
+    does."""
+    deadline = time.time() + seconds
+    while window not in xdotool(env, "search", "--onlyvisible", "--name", ".")[1]:
+        if time.time() > deadline:
+            return False
+        time.sleep(0.2)
+    while True:
+        xdotool(env, "windowmove", window, str(x), str(y))
+        time.sleep(0.5)
+        rc, out = xdotool(env, "getwindowgeometry", "--shell", window)
+        geometry = dict(line.split("=", 1) for line in out if "=" in line)
+        if rc == 0 and (geometry.get("X"), geometry.get("Y")) == (str(x), str(y)):
+            return True
+        if time.time() > deadline:
+            return False
+
+
 class Window:
     """One window of the test's X display: keys go to it, screenshots are of it."""
 
