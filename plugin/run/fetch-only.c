@@ -7,10 +7,12 @@
 #include "stream.h"
 
 gboolean
-gpuhist_fetch_only_requested (void)
+gpuhist_fetch_only_requested (const GpuhistSettings *settings)
 {
   const char *value = g_getenv ("GPUHIST_FETCH_ONLY");
 
+  if (g_strcmp0 (value, "paired") == 0)
+    return !settings->scopes;
   return g_strcmp0 (value, "1") == 0 || g_strcmp0 (value, "resident") == 0;
 }
 

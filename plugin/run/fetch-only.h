@@ -11,7 +11,10 @@
  *
  * GPUHIST_FETCH_ONLY=1 reads in the process GIMP called (gpuhist_fetch_only_stays); =resident
  * hands the call to the resident process as a whole run is handed, so that the fetch alone is
- * timed in the process that counts (tools/bench-gimp --fetch-in-resident).
+ * timed in the process that counts (tools/bench-gimp --fetch-in-resident); =paired does the
+ * same for plug-in-gpu-histogram's calls only, while plug-in-gpu-scopes' calls count as usual,
+ * so that one GIMP session times the fetch alone and the whole run in turn on the same layer
+ * (tools/bench-gimp --paired).
  */
 #ifndef GPUHIST_FETCH_ONLY_H
 #define GPUHIST_FETCH_ONLY_H
@@ -22,7 +25,7 @@ G_BEGIN_DECLS
 
 #define GPUHIST_FETCH_ONLY_BACKEND "fetch only (GPUHIST_FETCH_ONLY)"
 
-gboolean gpuhist_fetch_only_requested (void);
+gboolean gpuhist_fetch_only_requested (const GpuhistSettings *settings);
 gboolean gpuhist_fetch_only_stays (void);
 gboolean gpuhist_fetch_only (const GpuhistSource *source, const GpuhistSettings *settings,
                              GpuhistReport *report, GError **error);

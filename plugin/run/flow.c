@@ -404,9 +404,10 @@ gpuhist_flow_run (const GpuhistHost *host, GpuhistRequest *request, GpuhistRepor
 
   sources.host = host;
   sources.request = request;
-  /* GPUHIST_FETCH_ONLY=1 (benchmarks, non-interactive): only read the pixels and the selection's
+  /* GPUHIST_FETCH_ONLY (benchmarks, non-interactive): only read the pixels and the selection's
    * coverage, no engine. */
-  *fetch_only = request->mode == GPUHIST_MODE_NONINTERACTIVE && gpuhist_fetch_only_requested ();
+  *fetch_only = request->mode == GPUHIST_MODE_NONINTERACTIVE
+                && gpuhist_fetch_only_requested (&request->settings);
   ok = check_settings (&request->settings, &local)
        && open_first (&sources, kind, !*fetch_only, &note, &local)
        && check_columns (&request->settings, &sources.first.source, &local)

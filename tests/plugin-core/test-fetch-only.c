@@ -95,6 +95,7 @@ test_wide_samples (void)
 }
 
 /* "1" reads in the process GIMP called; "resident" in the resident process, as a whole run;
+ * "paired" there too, but only plug-in-gpu-histogram's calls (plug-in-gpu-scopes' count);
  * anything else counts. */
 static void
 test_where_it_reads (void)
@@ -102,20 +103,22 @@ test_where_it_reads (void)
   const struct
   {
     const char *value;
-    gboolean requested, stays;
-  } cases[] = { { "1", TRUE, TRUE },
-                { "resident", TRUE, FALSE },
-                { "0", FALSE, FALSE },
-                { "", FALSE, FALSE },
-                { NULL, FALSE, FALSE } };
+    gboolean histogram, scopes, stays;
+  } cases[] = { { "1", TRUE, TRUE, TRUE },        { "resident", TRUE, TRUE, FALSE },
+                { "paired", TRUE, FALSE, FALSE }, { "0", FALSE, FALSE, FALSE },
+                { "", FALSE, FALSE, FALSE },      { NULL, FALSE, FALSE, FALSE } };
+  GpuhistSettings histogram = { 0 };
+  GpuhistSettings scopes = { 0 };
 
+  scopes.scopes = TRUE;
   for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       if (cases[i].value != NULL)
         g_setenv ("GPUHIST_FETCH_ONLY", cases[i].value, TRUE);
       else
         g_unsetenv ("GPUHIST_FETCH_ONLY");
-      g_assert_cmpint (gpuhist_fetch_only_requested (), ==, cases[i].requested);
+      g_assert_cmpint (gpuhist_fetch_only_requested (&histogram), ==, cases[i].histogram);
+      g_assert_cmpint (gpuhist_fetch_only_requested (&scopes), ==, cases[i].scopes);
       g_assert_cmpint (gpuhist_fetch_only_stays (), ==, cases[i].stays);
     }
   g_unsetenv ("GPUHIST_FETCH_ONLY");
