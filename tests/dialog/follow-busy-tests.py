@@ -300,8 +300,7 @@ def run_steps(checks, env, python, work, gimp_proc):
     if not checks.ok(None not in (dialog, big_image, small_image),
                      "Big's dialog and both image windows are there"):
         return
-    if not place_window(env, dialog, 480, 0):
-        print("# Big's dialog stayed where GTK put it")
+    checks.ok(place_window(env, dialog, 480, 0), "Big's dialog is moved beside the image windows")
     second = open_second_dialog(checks, env, small_image, dialog)
     if second is None:
         return

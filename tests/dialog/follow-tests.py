@@ -427,8 +427,7 @@ def main():
         if not checks.ok(image is not None, "the image window is there"):
             return 1
         # beside the image window (1024 x 768 at 0,0), so that the canvas takes the pointer
-        if not place_window(env, dialog, 1030, 0):
-            print("# the dialog stayed where GTK put it")
+        checks.ok(place_window(env, dialog, 1030, 0), "the dialog is moved beside the image window")
         time.sleep(3.0)
         follow = Follow(checks, env, python, dialog, image, work)
         checks.ok(bool(follow.shown), "the statistics table is read", str(follow.shown[:1]))
